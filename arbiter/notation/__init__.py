@@ -1,0 +1,1 @@
+"""Notation: FEN, move text (PDN and Hub), and PDN game files."""

@@ -1,0 +1,108 @@
+"""PDN FEN: ``B:W21-32:B1-12`` (side to move, then each colour's squares; ``K`` marks a king).
+
+Accepted forms: either colour first, ranges (``21-32``), kings as ``K5``, an optional trailing ``.``,
+surrounding quotes and spaces. Written form: side to move, White, then Black, with ranges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class FenError(ValueError):
+    """A FEN that cannot be read; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class FenSetup:
+    turn: str  # "W" or "B"
+    white_men: frozenset[int]
+    white_kings: frozenset[int]
+    black_men: frozenset[int]
+    black_kings: frozenset[int]
+
+
+def parse_fen(text: str, square_count: int) -> FenSetup:
+    """Read a FEN for a board with ``square_count`` playable squares."""
+    original = text
+    body = text.strip().strip('"').strip()
+    if body.endswith("."):
+        body = body[:-1]
+    fields = [f.strip() for f in body.split(":")]
+    if len(fields) < 1 or fields[0].upper() not in ("W", "B"):
+        raise FenError(f"FEN {original!r}: must start with the side to move, W or B")
+    turn = fields[0].upper()
+    pieces: dict[str, tuple[set[int], set[int]]] = {"W": (set(), set()), "B": (set(), set())}
+    seen_colours: set[str] = set()
+    for field_text in fields[1:]:
+        if not field_text:
+            continue
+        colour = field_text[0].upper()
+        if colour not in pieces:
+            raise FenError(f"FEN {original!r}: field {field_text!r} must start with W or B")
+        if colour in seen_colours:
+            raise FenError(f"FEN {original!r}: colour {colour} is listed twice")
+        seen_colours.add(colour)
+        men, kings = pieces[colour]
+        for item in field_text[1:].split(","):
+            token = item.strip()
+            if not token:
+                continue
+            is_king = token[0].upper() == "K"
+            if is_king:
+                token = token[1:]
+            for square in _squares(token, original, square_count):
+                if square in pieces["W"][0] | pieces["W"][1] | pieces["B"][0] | pieces["B"][1]:
+                    raise FenError(f"FEN {original!r}: square {square} is given twice")
+                (kings if is_king else men).add(square)
+    return FenSetup(
+        turn=turn,
+        white_men=frozenset(pieces["W"][0]),
+        white_kings=frozenset(pieces["W"][1]),
+        black_men=frozenset(pieces["B"][0]),
+        black_kings=frozenset(pieces["B"][1]),
+    )
+
+
+def _squares(token: str, original: str, square_count: int) -> range:
+    parts = token.split("-")
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        raise FenError(f"FEN {original!r}: {token!r} is not a square number or range") from None
+    if len(numbers) == 1:
+        first = last = numbers[0]
+    elif len(numbers) == 2:
+        first, last = numbers
+    else:
+        raise FenError(f"FEN {original!r}: {token!r} is not a square number or range")
+    for n in (first, last):
+        if not 1 <= n <= square_count:
+            raise FenError(f"FEN {original!r}: square {n} is off the board (1-{square_count})")
+    if last < first:
+        raise FenError(f"FEN {original!r}: range {token!r} runs backwards")
+    return range(first, last + 1)
+
+
+def format_fen(setup: FenSetup) -> str:
+    def side(letter: str, men: frozenset[int], kings: frozenset[int]) -> str:
+        items = [(n, False) for n in men] + [(n, True) for n in kings]
+        items.sort()
+        parts: list[str] = []
+        i = 0
+        while i < len(items):
+            n, king = items[i]
+            if king:
+                parts.append(f"K{n}")
+                i += 1
+                continue
+            j = i
+            while j + 1 < len(items) and not items[j + 1][1] and items[j + 1][0] == items[j][0] + 1:
+                j += 1
+            parts.append(f"{n}-{items[j][0]}" if j > i else str(n))
+            i = j + 1
+        return letter + ",".join(parts)
+
+    return ":".join(
+        [setup.turn, side("W", setup.white_men, setup.white_kings), side("B", setup.black_men, setup.black_kings)]
+    )

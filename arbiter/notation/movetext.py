@@ -1,0 +1,90 @@
+"""Move text: PDN moves (``11-15``, ``15x24``, ``15x24x31``) and Hub moves (``28x19x23``).
+
+PDN lists the squares a piece visits; the full path is written only where two legal moves share a
+start and an end. Hub writes start, end, then every captured square. Parsing always resolves the text
+against the legal moves of a position, so the result is a legal move or an error that says why.
+"""
+
+from __future__ import annotations
+
+import re
+
+from arbiter.rules.position import Move, Position
+
+
+class MoveTextError(ValueError):
+    """Text that matches no legal move, or several."""
+
+
+_SEPARATORS = re.compile(r"[-x:X×]")
+
+
+def _legal_list(moves: list[Move], position: Position) -> str:
+    texts = sorted(format_pdn(position, m) for m in moves)
+    return ", ".join(texts) if texts else "none"
+
+
+def _squares(text: str, position: Position) -> list[int]:
+    body = text.strip()
+    parts = _SEPARATORS.split(body)
+    if len(parts) < 2 or any(not p.isdigit() for p in parts):
+        raise MoveTextError(f"{text!r} is not move text (expected squares joined by '-' or 'x', like 11-15)")
+    squares = [int(p) for p in parts]
+    limit = position.variant.square_count
+    for n in squares:
+        if not 1 <= n <= limit:
+            raise MoveTextError(f"{text!r}: square {n} is off the board (1-{limit})")
+    return squares
+
+
+def _is_subsequence(wanted: list[int], path: tuple[int, ...]) -> bool:
+    it = iter(path)
+    return all(any(p == w for p in it) for w in wanted)
+
+
+def parse_pdn(position: Position, text: str) -> Move:
+    """The legal move that PDN text names. Intermediate squares, where given, must lie on its path."""
+    squares = _squares(text, position)
+    moves = position.legal_moves()
+    matches = [m for m in moves if m.start == squares[0] and m.end == squares[-1]]
+    if len(squares) > 2:
+        matches = [m for m in matches if _is_subsequence(squares[1:-1], m.path[1:-1])]
+    if not matches:
+        raise MoveTextError(
+            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
+        )
+    if len(matches) > 1:
+        options = ", ".join(sorted(format_pdn(position, m, full_path=True) for m in matches))
+        raise MoveTextError(f"{text!r} is ambiguous in {position.fen()}: it matches {options}")
+    return matches[0]
+
+
+def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
+    """PDN text of a legal move, with the full path only where the short form would be ambiguous."""
+    if not move.is_capture:
+        return f"{move.start}-{move.end}"
+    if not full_path:
+        twins = [m for m in position.legal_moves() if m.start == move.start and m.end == move.end]
+        full_path = len(twins) > 1
+    if full_path:
+        return "x".join(str(s) for s in move.path)
+    return f"{move.start}x{move.end}"
+
+
+def parse_hub(position: Position, text: str) -> Move:
+    """The legal move that Hub text names: start, end, then the captured squares in any order."""
+    squares = _squares(text, position)
+    start, end, captured = squares[0], squares[1], frozenset(squares[2:])
+    moves = position.legal_moves()
+    for m in moves:
+        if m.start == start and m.end == end and m.captured == captured:
+            return m
+    raise MoveTextError(
+        f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
+    )
+
+
+def format_hub(move: Move) -> str:
+    if not move.is_capture:
+        return f"{move.start}-{move.end}"
+    return "x".join(str(s) for s in (move.start, move.end, *sorted(move.captured)))

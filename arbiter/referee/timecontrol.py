@@ -1,0 +1,408 @@
+"""Time-control text: parsing, the canonical form, and a description in words.
+
+The text uses the vocabulary engine testers know from cutechess (all durations in seconds)::
+
+    CONTROL = BASE [OPTION ...]                 (tokens separated by spaces)
+    BASE    = STAGE[:STAGE...] | st=SECONDS | depth=N | nodes=N | acf | fmjd | fmjd-fischer
+    STAGE   = [MOVES/]SECONDS[+INCREMENT]
+    OPTION  = jump[=acf] | jump=off | scale=FACTOR | margin=SECONDS
+
+- ``30/3600``: 30 moves in an hour. The last stage repeats: after every 30 moves another hour is added,
+  and unused time carries over.
+- ``3600+5``: an hour for the whole game, 5 seconds added before every move (Fischer).
+- ``40/5400+30``: 40 moves in 90 minutes, repeating, with a 30-second increment.
+- ``50/7200:25/3600``: 50 moves in 2 hours, then an hour for every further 25 moves. A stage without a
+  move count lasts the rest of the game, so it can only be the last one (``40/5400+30:1800+30``).
+- ``st=2``: 2 seconds for every move; ``depth=6`` and ``nodes=100000``: a fixed search, no clock.
+- ``acf`` is ``30/3600 jump=acf``; ``fmjd`` is ``50/7200:25/3600``; ``fmjd-fischer`` is ``4800+60``.
+- ``jump`` (or ``jump=acf``) turns on the ACF jump limits: a move with only one way to capture must be
+  made within 1 minute, with several ways within 5 minutes; then "Time" is called, and one more minute
+  is allowed before the game is lost for improper delay. ``jump=off`` turns them off (``acf jump=off``).
+- ``scale=F`` multiplies every duration (stage times, increments, ``st``, the jump limits and their
+  grace minute), so ``acf scale=0.01`` is the ACF control at one hundredth of the time.
+- ``margin=S`` is the time margin (cutechess's ``timemargin``): a move that ends at most ``S`` seconds
+  after its deadline is still accepted. It absorbs process and pipe latency, so it is *not* scaled.
+  The default is 0.
+
+``str()`` of a parsed control is its canonical text (and parses back to an equal control);
+``describe()`` says the same in words.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Annotated, Any
+
+from pydantic import PlainSerializer, PlainValidator, WithJsonSchema
+
+GRAMMAR = """\
+time control grammar (durations in seconds):
+  CONTROL = BASE [OPTION ...]
+  BASE    = STAGE[:STAGE...] | st=SECONDS | depth=N | nodes=N | acf | fmjd | fmjd-fischer
+  STAGE   = [MOVES/]SECONDS[+INCREMENT]   (the last stage repeats; one without MOVES ends the list)
+  OPTION  = jump[=acf] | jump=off | scale=FACTOR | margin=SECONDS
+examples: 30/3600, 3600+5, 40/5400+30, 50/7200:25/3600, st=2, depth=6, nodes=100000, acf scale=0.01"""
+
+
+class TimeControlError(ValueError):
+    """A time-control text that does not follow the grammar; the message shows the grammar."""
+
+    def __init__(self, text: str, problem: str) -> None:
+        self.text = text
+        self.problem = problem
+        super().__init__(f"bad time control {text!r}: {problem}\n{GRAMMAR}")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A period of the clock: ``seconds`` for ``moves`` moves (``None``: the rest of the game)."""
+
+    moves: int | None
+    seconds: float
+    increment: float = 0.0
+
+    def __str__(self) -> str:
+        text = _number(self.seconds)
+        if self.moves is not None:
+            text = f"{self.moves}/{text}"
+        if self.increment:
+            text += f"+{_number(self.increment)}"
+        return text
+
+
+@dataclass(frozen=True)
+class ClockStages:
+    """A game clock made of stages; the last one repeats when it has a move count."""
+
+    stages: tuple[Stage, ...]
+
+    def __post_init__(self) -> None:
+        if not self.stages:
+            raise ValueError("a clock needs at least one stage")
+        for index, stage in enumerate(self.stages):
+            if stage.moves is None and index != len(self.stages) - 1:
+                raise ValueError(f"stage {stage} has no move count, so it must be the last stage")
+            if stage.moves is not None and stage.moves < 1:
+                raise ValueError(f"stage {stage}: the move count must be at least 1")
+            if stage.seconds < 0 or stage.increment < 0:
+                raise ValueError(f"stage {stage}: durations cannot be negative")
+            if stage.seconds == 0 and stage.increment == 0:
+                raise ValueError(f"stage {stage} gives no time at all")
+
+    def stage(self, index: int) -> Stage:
+        """The stage in force after ``index`` completed periods (the last stage repeats)."""
+        return self.stages[min(index, len(self.stages) - 1)]
+
+    def __str__(self) -> str:
+        return ":".join(str(stage) for stage in self.stages)
+
+
+@dataclass(frozen=True)
+class FixedMoveTime:
+    """The same time for every move (``st=``); going over it loses on time."""
+
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise ValueError("st= must be more than 0 seconds")
+
+    def __str__(self) -> str:
+        return f"st={_number(self.seconds)}"
+
+
+@dataclass(frozen=True)
+class FixedDepth:
+    """Search to a fixed depth on every move; no clock."""
+
+    depth: int
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError("depth= must be at least 1")
+
+    def __str__(self) -> str:
+        return f"depth={self.depth}"
+
+
+@dataclass(frozen=True)
+class FixedNodes:
+    """Search a fixed number of nodes on every move; no clock."""
+
+    nodes: int
+
+    def __post_init__(self) -> None:
+        if self.nodes < 1:
+            raise ValueError("nodes= must be at least 1")
+
+    def __str__(self) -> str:
+        return f"nodes={self.nodes}"
+
+
+Base = ClockStages | FixedMoveTime | FixedDepth | FixedNodes
+
+
+@dataclass(frozen=True)
+class JumpLimits:
+    """The ACF jump limits, unscaled: the time allowed for a capture move, then the grace before loss."""
+
+    one_way: float = 60.0
+    several_ways: float = 300.0
+    grace: float = 60.0
+
+    def __str__(self) -> str:
+        return "jump=acf"
+
+
+ACF_JUMP_LIMITS = JumpLimits()
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A parsed time control. Durations are stored as written; ``scaled()`` gives the ones that apply."""
+
+    base: Base
+    jump_limits: JumpLimits | None = None
+    scale: float = 1.0
+    margin: float = 0.0
+    preset: str | None = None
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.scale) and self.scale > 0):
+            raise ValueError("scale= must be a finite number above 0")
+        if not (math.isfinite(self.margin) and self.margin >= 0):
+            raise ValueError("margin= must be a finite number of seconds, 0 or more")
+        if self.preset is not None:
+            known = PRESETS.get(self.preset)
+            if known is None:
+                raise ValueError(f"unknown preset {self.preset!r}")
+            if known[0] != self.base:
+                raise ValueError(f"the {self.preset!r} preset is {_preset_text(self.preset)}")
+
+    def scaled(self, seconds: float) -> float:
+        """A duration of the control as it applies in play (multiplied by ``scale``)."""
+        return seconds * self.scale
+
+    @property
+    def has_clock(self) -> bool:
+        """True when each player has a running clock (stages), as opposed to per-move limits."""
+        return isinstance(self.base, ClockStages)
+
+    def __str__(self) -> str:
+        parts = [self.preset if self.preset is not None else str(self.base)]
+        implied_jump = PRESETS[self.preset][1] if self.preset is not None else None
+        if self.jump_limits != implied_jump:
+            parts.append(str(self.jump_limits) if self.jump_limits is not None else "jump=off")
+        if self.scale != 1:
+            parts.append(f"scale={_number(self.scale)}")
+        if self.margin:
+            parts.append(f"margin={_number(self.margin)}")
+        return " ".join(parts)
+
+    def describe(self) -> str:
+        """The control in words, with the durations that apply in play (after scaling)."""
+        sentences = [_describe_base(self.base, self.scale)]
+        if self.jump_limits is not None:
+            limits = self.jump_limits
+            sentences.append(
+                "ACF jump limits: a capture with only one way to take must be made within "
+                f"{_duration(self.scaled(limits.one_way))}, with several ways within "
+                f"{_duration(self.scaled(limits.several_ways))}; then Time is called, and after "
+                f"{_duration(self.scaled(limits.grace))} more the game is lost for improper delay"
+            )
+        if self.scale != 1:
+            sentences.append(f"every duration scaled by {_number(self.scale)}")
+        if self.margin:
+            sentences.append(f"a margin of {_duration(self.margin)} before a loss on time")
+        text = "; ".join(sentences)
+        if self.preset is not None:
+            text = f"{self.preset.upper()} preset: {text}"
+        return text
+
+    def dxp_terms(self) -> tuple[int, int]:
+        """The (minutes, moves) of a DXP game request: the first stage, informative only.
+
+        Minutes are rounded and at least 1; moves 0 means no move count (as in DXP).
+        """
+        if isinstance(self.base, ClockStages):
+            first = self.base.stages[0]
+            minutes = max(1, round(self.scaled(first.seconds) / 60))
+            return min(minutes, 999), min(first.moves or 0, 999)
+        if isinstance(self.base, FixedMoveTime):
+            return 1, 0
+        return 999, 0
+
+
+PRESETS: dict[str, tuple[Base, JumpLimits | None]] = {
+    "acf": (ClockStages((Stage(30, 3600.0),)), ACF_JUMP_LIMITS),
+    "fmjd": (ClockStages((Stage(50, 7200.0), Stage(25, 3600.0))), None),
+    "fmjd-fischer": (ClockStages((Stage(None, 4800.0, 60.0),)), None),
+}
+
+
+def _preset_text(name: str) -> str:
+    base, jump = PRESETS[name]
+    return f"{base} {jump}" if jump is not None else str(base)
+
+
+_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"
+_STAGE_RE = re.compile(rf"(?:(?P<moves>\d+)/)?(?P<seconds>{_NUMBER})(?:\+(?P<increment>{_NUMBER}))?")
+_NUMBER_RE = re.compile(_NUMBER)
+_INTEGER_RE = re.compile(r"\d+")
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """Parse time-control text (see the module docstring); raise ``TimeControlError`` when malformed."""
+    tokens = text.lower().split()
+    if not tokens:
+        raise TimeControlError(text, "it is empty")
+    base: Base | None = None
+    jump: JumpLimits | None = None
+    preset: str | None = None
+    options: dict[str, str] = {}
+    for token in tokens:
+        key, has_value, value = token.partition("=")
+        if key in ("scale", "margin", "jump"):
+            if key in options:
+                raise TimeControlError(text, f"{key!r} is given twice")
+            options[key] = value if has_value else ""
+            continue
+        if base is not None:
+            raise TimeControlError(text, f"{token!r} is a second base control (after {str(base)!r})")
+        if token in PRESETS:
+            preset = token
+            base, jump = PRESETS[token]
+        else:
+            base = _parse_base(text, token)
+    if base is None:
+        raise TimeControlError(text, "there is no base control (stages, st=, depth=, nodes= or a preset)")
+    if "jump" in options:
+        if options["jump"] not in ("", "acf", "off"):
+            raise TimeControlError(text, f"unknown jump limits {options['jump']!r}: use jump=acf or jump=off")
+        jump = None if options["jump"] == "off" else ACF_JUMP_LIMITS
+    scale = _option_number(text, options, "scale", 1.0)
+    margin = _option_number(text, options, "margin", 0.0)
+    try:
+        return TimeControl(base=base, jump_limits=jump, scale=scale, margin=margin, preset=preset)
+    except ValueError as error:
+        raise TimeControlError(text, str(error)) from None
+
+
+def _parse_base(text: str, token: str) -> Base:
+    key, has_value, value = token.partition("=")
+    try:
+        if has_value:
+            if key == "st":
+                return FixedMoveTime(_number_value(text, key, value))
+            if key == "depth":
+                return FixedDepth(_integer_value(text, key, value))
+            if key == "nodes":
+                return FixedNodes(_integer_value(text, key, value))
+            raise TimeControlError(text, f"unknown key {key!r}")
+        stages = []
+        for part in token.split(":"):
+            match = _STAGE_RE.fullmatch(part)
+            if match is None:
+                raise TimeControlError(text, f"{part!r} is not a stage (MOVES/SECONDS+INCREMENT) or a preset")
+            moves = match["moves"]
+            increment = match["increment"]
+            stages.append(
+                Stage(
+                    moves=int(moves) if moves is not None else None,
+                    seconds=float(match["seconds"]),
+                    increment=float(increment) if increment is not None else 0.0,
+                )
+            )
+        return ClockStages(tuple(stages))
+    except TimeControlError:
+        raise
+    except ValueError as error:
+        raise TimeControlError(text, str(error)) from None
+
+
+def _number_value(text: str, key: str, value: str) -> float:
+    if not _NUMBER_RE.fullmatch(value):
+        raise TimeControlError(text, f"{key}= needs a number such as 2 or 0.5, not {value!r}")
+    return float(value)
+
+
+def _integer_value(text: str, key: str, value: str) -> int:
+    if not _INTEGER_RE.fullmatch(value):
+        raise TimeControlError(text, f"{key}= needs a whole number, not {value!r}")
+    return int(value)
+
+
+def _option_number(text: str, options: dict[str, str], key: str, default: float) -> float:
+    if key not in options:
+        return default
+    return _number_value(text, key, options[key])
+
+
+def _number(value: float) -> str:
+    """A number as short decimal text without an exponent, so that it parses back to the same float."""
+    if value == int(value):
+        return str(int(value))
+    return format(Decimal(repr(value)), "f")
+
+
+def _duration(seconds: float) -> str:
+    """A duration for people: ``2 h``, ``1 h 30 min``, ``5 min``, ``36 s``, ``0.6 s``."""
+    milliseconds = round(seconds * 1000)
+    hours, rest = divmod(milliseconds, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    parts = []
+    if hours:
+        parts.append(f"{hours} h")
+    if minutes:
+        parts.append(f"{minutes} min")
+    if rest or not parts:
+        parts.append(f"{_number(rest / 1000)} s")
+    return " ".join(parts)
+
+
+def _describe_base(base: Base, scale: float) -> str:
+    if isinstance(base, FixedMoveTime):
+        return f"{_duration(base.seconds * scale)} per move"
+    if isinstance(base, FixedDepth):
+        return f"search to depth {base.depth} on every move"
+    if isinstance(base, FixedNodes):
+        return f"search {base.nodes} nodes on every move"
+    phrases = []
+    last = len(base.stages) - 1
+    for index, stage in enumerate(base.stages):
+        time = _duration(stage.seconds * scale)
+        if stage.increment:
+            time += f" (plus {_duration(stage.increment * scale)} added before every move)"
+        then = "then " if index else ""
+        if stage.moves is None:
+            phrases.append(f"{then}{time} for the rest of the game" if index else f"{time} for the game")
+        elif index < last:
+            phrases.append(f"{then}{stage.moves} moves in {time}")
+        elif index == 0:
+            phrases.append(f"{stage.moves} moves in {time}, then another {time} for every further {stage.moves}")
+        else:
+            phrases.append(f"then {time} for every further {stage.moves} moves")
+    text = ", ".join(phrases)
+    if any(stage.moves is not None for stage in base.stages):
+        text += " (unused time carries over)"
+    return text
+
+
+def _validate(value: Any) -> TimeControl:
+    if isinstance(value, TimeControl):
+        return value
+    if isinstance(value, str):
+        return parse_time_control(value)
+    raise ValueError(f"a time control must be text such as '30/3600', not {type(value).__name__}")
+
+
+TimeControlText = Annotated[
+    TimeControl,
+    PlainValidator(_validate),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string", "description": "time control, e.g. 30/3600, 3600+5, acf scale=0.01"}),
+]
+"""A pydantic field type: time-control text, validated into a ``TimeControl`` and saved as its text."""

@@ -1,0 +1,140 @@
+"""A game: its history, whose turn it is, and when and why it ends under the variant's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from arbiter.rules.draws import MaterialRule, NoProgressRule, Repetition
+from arbiter.rules.geometry import Color
+from arbiter.rules.position import Move, Position
+from arbiter.rules.variant import NoMoveOutcome, Variant
+
+
+class EndReason(StrEnum):
+    NO_PIECES = "no_pieces"
+    NO_LEGAL_MOVES = "no_legal_moves"
+    REPETITION = "repetition"
+    MOVE_COUNT_RULE = "move_count_rule"
+
+
+@dataclass(frozen=True)
+class GameEnd:
+    winner: Color | None  # None for a draw
+    reason: EndReason
+    rule: str  # the rule that decided, e.g. "40-move rule"
+    ply: int  # plies played when the game ended
+
+    def describe(self) -> str:
+        if self.reason is EndReason.NO_PIECES:
+            loser = self.winner.opponent if self.winner is not None else None
+            return f"{_name(loser)} has no pieces left" if loser is not None else "no pieces left"
+        if self.reason is EndReason.NO_LEGAL_MOVES:
+            return f"the side to move has no legal move ({_name(self.winner)} wins)"
+        return f"draw by the {self.rule}"
+
+
+def _name(color: Color | None) -> str:
+    return "nobody" if color is None else color.name.capitalize()
+
+
+@dataclass(frozen=True)
+class RuleCounter:
+    """How far a draw rule has run: ``count`` plies (or occurrences) of ``limit``."""
+
+    rule: str
+    count: int
+    limit: int
+
+
+class Game:
+    """A sequence of legal moves from a start position, with the variant's game-end and draw rules."""
+
+    def __init__(self, variant: Variant, start: Position | None = None) -> None:
+        self.variant = variant
+        self.start = start if start is not None else Position.start(variant)
+        if self.start.variant.id != variant.id:
+            raise ValueError(f"start position is {self.start.variant.id}, game is {variant.id}")
+        self.positions: list[Position] = [self.start]
+        self.moves: list[Move] = []
+        self._seen: dict[Position, int] = {self.start: 1}
+        self._quiet_plies = 0  # plies since the last man move or capture
+        self._material_since: dict[str, int | None] = {}
+        for rule in variant.draw_rules:
+            if isinstance(rule, MaterialRule):
+                self._material_since[rule.name] = 0 if rule.applies(self.start.material()) else None
+        self.end: GameEnd | None = self._judge()
+
+    @property
+    def position(self) -> Position:
+        return self.positions[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def turn(self) -> Color:
+        return self.position.turn
+
+    def play(self, move: Move) -> GameEnd | None:
+        """Play a legal move; returns how the game ended if this move ended it."""
+        if self.end is not None:
+            raise ValueError(f"the game is over: {self.end.describe()}")
+        before = self.position
+        after = before.play(move)
+        moved_man = not before.kings & move.raw[0]
+        self.moves.append(move)
+        self.positions.append(after)
+        irreversible = moved_man or move.is_capture
+        if irreversible:
+            # Positions before a man move or capture can never recur.
+            self._seen = {}
+            self._quiet_plies = 0
+        else:
+            self._quiet_plies += 1
+        self._seen[after] = self._seen.get(after, 0) + 1
+        material = after.material()
+        for rule in self.variant.draw_rules:
+            if isinstance(rule, MaterialRule):
+                applies = rule.applies(material)
+                since = self._material_since[rule.name]
+                if not applies:
+                    self._material_since[rule.name] = None
+                elif since is None or move.is_capture:
+                    self._material_since[rule.name] = self.ply
+        self.end = self._judge()
+        return self.end
+
+    def counters(self) -> list[RuleCounter]:
+        """The state of every draw rule, for a referee to show or report."""
+        out: list[RuleCounter] = []
+        for rule in self.variant.draw_rules:
+            if isinstance(rule, Repetition):
+                out.append(RuleCounter(rule.name, self._seen.get(self.position, 0), rule.times))
+            elif isinstance(rule, NoProgressRule):
+                out.append(RuleCounter(rule.name, self._quiet_plies, rule.plies))
+            else:
+                since = self._material_since[rule.name]
+                out.append(RuleCounter(rule.name, 0 if since is None else self.ply - since, rule.plies))
+        return out
+
+    def _judge(self) -> GameEnd | None:
+        pos = self.position
+        mover = pos.turn
+        own = pos.white if mover is Color.WHITE else pos.black
+        reason: EndReason | None = None
+        if not own:
+            reason = EndReason.NO_PIECES
+        elif not pos.legal_moves():
+            reason = EndReason.NO_LEGAL_MOVES
+        if reason is not None:
+            winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
+            rule = "no pieces" if reason is EndReason.NO_PIECES else "no legal move"
+            return GameEnd(winner, reason, rule, self.ply)
+        for counter in self.counters():
+            if counter.count >= counter.limit:
+                rule_obj = next(r for r in self.variant.draw_rules if r.name == counter.rule)
+                why = EndReason.REPETITION if isinstance(rule_obj, Repetition) else EndReason.MOVE_COUNT_RULE
+                return GameEnd(None, why, counter.rule, self.ply)
+        return None

@@ -1,0 +1,282 @@
+"""Legal move generation on bitboards, driven by a variant's description.
+
+The generator works on raw integers (``white``, ``black``, ``kings`` bitboards and the side to move) so
+that perft and the referee share one implementation. A raw move is a tuple
+``(from_bit, to_bit, captured_mask, crowns, path)``: single-bit masks for the start and end, the mask of
+captured pieces, whether a man ends the move as a king, and the bit indices visited (start first).
+Two capture sequences with the same start, end and captured set are one move.
+"""
+
+from __future__ import annotations
+
+from arbiter.rules.geometry import Color, absolute_step
+from arbiter.rules.variant import CaptureChoice, CaptureSequence, CrowningInCapture, Variant
+
+RawMove = tuple[int, int, int, bool, tuple[int, ...]]
+
+
+def _shift(bb: int, offset: int) -> int:
+    return bb << offset if offset > 0 else bb >> -offset
+
+
+class MoveGenerator:
+    """Precomputed tables for one variant, and the functions that use them."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        g = variant.geometry
+        self.mask = g.mask
+        self.flying = variant.flying_kings
+        self.majority = variant.capture_choice is CaptureChoice.MAJORITY
+        self.crowning = variant.crowning_in_capture
+        self.men_capture_kings = variant.men_capture_kings
+        self.capture_filter = variant.capture_filter
+        ortho_span = 1 if g.all_squares else 2
+        bits = g.square_bits[1:]
+        # Promotion rows: White crowns on the top row, Black on the bottom row.
+        self.promotion = (g.row_mask(0), g.row_mask(g.height - 1))
+
+        def offsets(dirs: tuple[str, ...], color: Color) -> tuple[int, ...]:
+            return tuple(g.offset(absolute_step(d, color, ortho_span)) for d in dirs)
+
+        def rays(dirs: tuple[str, ...], color: Color) -> dict[int, tuple[tuple[int, ...], ...]]:
+            steps = [absolute_step(d, color, ortho_span) for d in dirs]
+            table: dict[int, tuple[tuple[int, ...], ...]] = {}
+            for b in bits:
+                table[b] = tuple(r for r in (g.ray(b, s) for s in steps) if r)
+            return table
+
+        self.man_step_offsets = (offsets(variant.man_steps, Color.WHITE), offsets(variant.man_steps, Color.BLACK))
+        self.man_capture_offsets = (
+            offsets(variant.man_captures, Color.WHITE),
+            offsets(variant.man_captures, Color.BLACK),
+        )
+        self.king_step_offsets = offsets(variant.king_steps, Color.WHITE)
+        self.king_capture_offsets = offsets(variant.king_captures, Color.WHITE)
+        self.man_capture_rays = (rays(variant.man_captures, Color.WHITE), rays(variant.man_captures, Color.BLACK))
+        self.king_capture_rays = rays(variant.king_captures, Color.WHITE)
+        self.king_step_rays = rays(variant.king_steps, Color.WHITE)
+        self.fill_steps = max(g.width, g.height)
+
+    # ------------------------------------------------------------------ captures
+
+    def captures(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        """Every legal capture of the side to move, after the variant's capture-choice rule."""
+        own, opp = (white, black) if turn == 0 else (black, white)
+        occ = white | black
+        empty = self.mask & ~occ
+        men = own & ~kings
+        own_kings = own & kings
+        man_prey = opp if self.men_capture_kings else opp & ~kings
+        # Cheap whole-board test first: which pieces have a capture at all.
+        candidates = 0
+        for o in self.man_capture_offsets[turn]:
+            candidates |= men & _shift(man_prey, -o) & _shift(empty, -2 * o)
+        if own_kings:
+            if self.flying:
+                candidates |= own_kings & self._flying_capturers(own_kings, opp, empty)
+            else:
+                for o in self.king_capture_offsets:
+                    candidates |= own_kings & _shift(opp, -o) & _shift(empty, -2 * o)
+        if not candidates:
+            return []
+        sequences: list[CaptureSequence] = []
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            self._capture_tree(low.bit_length() - 1, bool(low & kings), turn, occ ^ low, opp, kings, sequences)
+        if self.majority:
+            most = max(len(s.captured) for s in sequences)
+            sequences = [s for s in sequences if len(s.captured) == most]
+        if self.capture_filter is not None:
+            sequences = list(self.capture_filter(sequences))
+        unique: dict[tuple[int, int, int], RawMove] = {}
+        for s in sequences:
+            cm = 0
+            for v in s.captured:
+                cm |= 1 << v
+            fb, tb = 1 << s.path[0], 1 << s.path[-1]
+            key = (fb, tb, cm)
+            if key not in unique:
+                unique[key] = (fb, tb, cm, s.crowned, s.path)
+        return list(unique.values())
+
+    def _flying_capturers(self, own_kings: int, opp: int, empty: int) -> int:
+        """The kings, if any king can capture: slide over empties, meet an enemy, land beyond it.
+
+        Kings are few, so finding that some king captures is enough; the search then tries each.
+        """
+        for o in self.king_capture_offsets:
+            reach = frontier = own_kings
+            for _ in range(self.fill_steps):
+                frontier = _shift(frontier, o) & empty
+                if not frontier:
+                    break
+                reach |= frontier
+            if _shift(_shift(reach, o) & opp, o) & empty:
+                return own_kings
+        return 0
+
+    def _capture_tree(
+        self,
+        start: int,
+        is_king: bool,
+        turn: int,
+        occ: int,
+        opp: int,
+        kings: int,
+        out: list[CaptureSequence],
+    ) -> None:
+        """Depth-first search of every maximal capture sequence of one piece.
+
+        Captured pieces stay on the board (``occ``) until the move ends, so they block and cannot be
+        jumped twice.
+        """
+        flying = self.flying
+        crowning = self.crowning
+        promotion = self.promotion[turn]
+        man_rays = self.man_capture_rays[turn]
+        king_rays = self.king_capture_rays
+        man_prey = opp if self.men_capture_kings else opp & ~kings
+
+        def record(path: tuple[int, ...], caps: tuple[int, ...], crowned: bool) -> None:
+            out.append(
+                CaptureSequence(
+                    path=path,
+                    captured=caps,
+                    kings_captured=tuple(bool((kings >> v) & 1) for v in caps),
+                    by_king=is_king,
+                    crowned=crowned,
+                )
+            )
+
+        def search(sq: int, king: bool, taken: int, path: tuple[int, ...], caps: tuple[int, ...]) -> None:
+            extended = False
+            crowned_man = king and not is_king
+            if king and flying:
+                for ray in king_rays[sq]:
+                    n = 0
+                    length = len(ray)
+                    while n < length and not (occ >> ray[n]) & 1:
+                        n += 1
+                    if n >= length - 1:
+                        continue
+                    victim = ray[n]
+                    if not (opp >> victim) & 1 or (taken >> victim) & 1:
+                        continue
+                    n += 1
+                    vb = 1 << victim
+                    while n < length and not (occ >> ray[n]) & 1:
+                        extended = True
+                        land = ray[n]
+                        search(land, True, taken | vb, path + (land,), caps + (victim,))
+                        n += 1
+            else:
+                prey = opp if king else man_prey
+                for ray in king_rays[sq] if king else man_rays[sq]:
+                    if len(ray) < 2:
+                        continue
+                    victim, land = ray[0], ray[1]
+                    if not (prey >> victim) & 1 or (taken >> victim) & 1 or (occ >> land) & 1:
+                        continue
+                    extended = True
+                    new_path, new_caps, new_taken = path + (land,), caps + (victim,), taken | (1 << victim)
+                    if not king and (promotion >> land) & 1:
+                        if crowning is CrowningInCapture.ENDS_MOVE:
+                            record(new_path, new_caps, True)
+                            continue
+                        if crowning is CrowningInCapture.CONTINUES_AS_KING:
+                            search(land, True, new_taken, new_path, new_caps)
+                            continue
+                    search(land, king, new_taken, new_path, new_caps)
+            if not extended and caps:
+                crowned = crowned_man or (not king and bool((promotion >> sq) & 1))
+                record(path, caps, crowned)
+
+        search(start, is_king, 0, (start,), ())
+
+    # ------------------------------------------------------------------ quiet moves
+
+    def quiet_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        own = white if turn == 0 else black
+        empty = self.mask & ~(white | black)
+        men = own & ~kings
+        own_kings = own & kings
+        promotion = self.promotion[turn]
+        moves: list[RawMove] = []
+        for o in self.man_step_offsets[turn]:
+            targets = _shift(men, o) & empty
+            while targets:
+                tb = targets & -targets
+                targets ^= tb
+                fb = _shift(tb, -o)
+                moves.append((fb, tb, 0, bool(tb & promotion), (fb.bit_length() - 1, tb.bit_length() - 1)))
+        if own_kings:
+            if self.flying:
+                occ = white | black
+                k = own_kings
+                while k:
+                    fb = k & -k
+                    k ^= fb
+                    f = fb.bit_length() - 1
+                    for ray in self.king_step_rays[f]:
+                        for t in ray:
+                            if (occ >> t) & 1:
+                                break
+                            moves.append((fb, 1 << t, 0, False, (f, t)))
+            else:
+                for o in self.king_step_offsets:
+                    targets = _shift(own_kings, o) & empty
+                    while targets:
+                        tb = targets & -targets
+                        targets ^= tb
+                        fb = _shift(tb, -o)
+                        moves.append((fb, tb, 0, False, (fb.bit_length() - 1, tb.bit_length() - 1)))
+        return moves
+
+    def count_quiet_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        """The number of quiet moves, counted on whole bitboards without listing them."""
+        own = white if turn == 0 else black
+        empty = self.mask & ~(white | black)
+        men = own & ~kings
+        own_kings = own & kings
+        n = 0
+        for o in self.man_step_offsets[turn]:
+            n += (_shift(men, o) & empty).bit_count()
+        if own_kings:
+            if self.flying:
+                for o in self.king_step_offsets:
+                    frontier = _shift(own_kings, o) & empty
+                    while frontier:
+                        n += frontier.bit_count()
+                        frontier = _shift(frontier, o) & empty
+            else:
+                for o in self.king_step_offsets:
+                    n += (_shift(own_kings, o) & empty).bit_count()
+        return n
+
+    # ------------------------------------------------------------------ all moves
+
+    def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        caps = self.captures(white, black, kings, turn)
+        return caps if caps else self.quiet_moves(white, black, kings, turn)
+
+    def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        caps = self.captures(white, black, kings, turn)
+        return len(caps) if caps else self.count_quiet_moves(white, black, kings, turn)
+
+
+def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> tuple[int, int, int]:
+    """The bitboards after ``move``; the side to move then passes to the opponent."""
+    fb, tb, cm, crowns, _ = move
+    if turn == 0:
+        white = (white & ~fb) | tb
+        black &= ~cm
+    else:
+        black = (black & ~fb) | tb
+        white &= ~cm
+    if kings & fb:
+        kings = (kings & ~fb) | tb
+    elif crowns:
+        kings |= tb
+    return white, black, kings & ~cm

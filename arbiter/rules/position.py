@@ -1,0 +1,282 @@
+"""Positions (immutable, hashable) and moves in square numbers."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+
+from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
+from arbiter.rules.draws import Material
+from arbiter.rules.geometry import Color
+from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw
+from arbiter.rules.variant import Variant
+
+
+class Piece(StrEnum):
+    """Pieces, spelled as in Hub position strings."""
+
+    WHITE_MAN = "w"
+    WHITE_KING = "W"
+    BLACK_MAN = "b"
+    BLACK_KING = "B"
+
+    @property
+    def color(self) -> Color:
+        return Color.WHITE if self in (Piece.WHITE_MAN, Piece.WHITE_KING) else Color.BLACK
+
+    @property
+    def is_king(self) -> bool:
+        return self in (Piece.WHITE_KING, Piece.BLACK_KING)
+
+
+class HubPositionError(ValueError):
+    """A Hub position string that cannot be read."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Move:
+    """One whole turn. Identity is (start, end, captured set): equal sequences are one move."""
+
+    start: int
+    end: int
+    captured: frozenset[int]
+    path: tuple[int, ...]  # squares visited, start first, end last
+    crowns: bool
+    raw: RawMove = field(repr=False)
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    @property
+    def key(self) -> tuple[int, int, frozenset[int]]:
+        return (self.start, self.end, self.captured)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    generator: MoveGenerator
+    zobrist: tuple[tuple[int, int, int, int], ...]  # per bit index: white man, white king, black man, black king
+    zobrist_black_to_move: int
+
+
+@cache
+def tables(variant: Variant) -> _Tables:
+    """The move generator and hash keys of a variant, built once."""
+    rng = random.Random(f"arbiter-zobrist-{variant.id}")
+    size = variant.geometry.stride * variant.geometry.height
+    keys = tuple(tuple(rng.getrandbits(64) for _ in range(4)) for _ in range(size))
+    return _Tables(MoveGenerator(variant), keys, rng.getrandbits(64))  # type: ignore[arg-type]
+
+
+def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color) -> int:
+    h = t.zobrist_black_to_move if turn is Color.BLACK else 0
+    for bb, base in ((white, 0), (black, 2)):
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            i = low.bit_length() - 1
+            h ^= t.zobrist[i][base + (1 if low & kings else 0)]
+    return h
+
+
+class Position:
+    """A position of one variant: the pieces and the side to move. Immutable and hashable.
+
+    The hash is a Zobrist key kept incrementally by ``play``, so repetition checks cost nothing extra.
+    """
+
+    __slots__ = ("variant", "white", "black", "kings", "turn", "zobrist", "_moves")
+
+    variant: Variant
+    white: int
+    black: int
+    kings: int
+    turn: Color
+    zobrist: int
+    _moves: list[Move] | None
+
+    def __init__(
+        self, variant: Variant, white: int, black: int, kings: int, turn: Color, zobrist: int | None = None
+    ) -> None:
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "white", white)
+        object.__setattr__(self, "black", black)
+        object.__setattr__(self, "kings", kings)
+        object.__setattr__(self, "turn", turn)
+        if zobrist is None:
+            zobrist = _zobrist(tables(variant), white, black, kings, turn)
+        object.__setattr__(self, "zobrist", zobrist)
+        object.__setattr__(self, "_moves", None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def start(cls, variant: Variant) -> Position:
+        return cls.from_fen(variant, variant.start_fen())
+
+    @classmethod
+    def from_fen(cls, variant: Variant, text: str) -> Position:
+        setup = parse_fen(text, variant.square_count)
+        return cls._from_setup(variant, setup)
+
+    @classmethod
+    def _from_setup(cls, variant: Variant, setup: FenSetup) -> Position:
+        g = variant.geometry
+        white = g.bits_of(sorted(setup.white_men | setup.white_kings))
+        black = g.bits_of(sorted(setup.black_men | setup.black_kings))
+        kings = g.bits_of(sorted(setup.white_kings | setup.black_kings))
+        return cls(variant, white, black, kings, Color.from_letter(setup.turn))
+
+    @classmethod
+    def from_hub(cls, variant: Variant, text: str) -> Position:
+        """Read a Hub position: the side to move, then one letter per square (w b W B e)."""
+        s = text.strip()
+        n = variant.square_count
+        if len(s) != n + 1:
+            raise HubPositionError(
+                f"Hub position {text!r} has {len(s)} letters; {variant.id} needs {n + 1} (side to move + {n})"
+            )
+        if s[0] not in "WB":
+            raise HubPositionError(f"Hub position {text!r}: first letter must be W or B, not {s[0]!r}")
+        sets: dict[str, set[int]] = {"w": set(), "W": set(), "b": set(), "B": set()}
+        for square, letter in enumerate(s[1:], start=1):
+            if letter == "e":
+                continue
+            if letter not in sets:
+                raise HubPositionError(
+                    f"Hub position {text!r}: letter {letter!r} at square {square} is not one of w b W B e"
+                )
+            sets[letter].add(square)
+        setup = FenSetup(
+            s[0], frozenset(sets["w"]), frozenset(sets["W"]), frozenset(sets["b"]), frozenset(sets["B"])
+        )
+        return cls._from_setup(variant, setup)
+
+    # ------------------------------------------------------------------ reading
+
+    def piece_at(self, square: int) -> Piece | None:
+        bit = 1 << self.variant.geometry.square_bits[square]
+        if self.white & bit:
+            return Piece.WHITE_KING if self.kings & bit else Piece.WHITE_MAN
+        if self.black & bit:
+            return Piece.BLACK_KING if self.kings & bit else Piece.BLACK_MAN
+        return None
+
+    def squares(self, piece: Piece) -> list[int]:
+        own = self.white if piece.color is Color.WHITE else self.black
+        bb = own & self.kings if piece.is_king else own & ~self.kings
+        return self.variant.geometry.squares_of(bb)
+
+    def material(self) -> Material:
+        k = self.kings
+        return Material(
+            white_men=(self.white & ~k).bit_count(),
+            white_kings=(self.white & k).bit_count(),
+            black_men=(self.black & ~k).bit_count(),
+            black_kings=(self.black & k).bit_count(),
+        )
+
+    def setup(self) -> FenSetup:
+        g = self.variant.geometry
+        k = self.kings
+        return FenSetup(
+            turn=self.turn.letter,
+            white_men=frozenset(g.squares_of(self.white & ~k)),
+            white_kings=frozenset(g.squares_of(self.white & k)),
+            black_men=frozenset(g.squares_of(self.black & ~k)),
+            black_kings=frozenset(g.squares_of(self.black & k)),
+        )
+
+    def fen(self) -> str:
+        return format_fen(self.setup())
+
+    def hub(self) -> str:
+        letters = [self.turn.letter]
+        for square in range(1, self.variant.square_count + 1):
+            piece = self.piece_at(square)
+            letters.append(piece.value if piece else "e")
+        return "".join(letters)
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_moves(self) -> list[Move]:
+        if self._moves is None:
+            gen = tables(self.variant).generator
+            raws = gen.legal_moves(self.white, self.black, self.kings, int(self.turn))
+            object.__setattr__(self, "_moves", [self._to_move(r) for r in raws])
+        assert self._moves is not None
+        return list(self._moves)
+
+    def has_capture(self) -> bool:
+        moves = self.legal_moves()
+        return bool(moves) and moves[0].is_capture
+
+    def _to_move(self, raw: RawMove) -> Move:
+        squares = self.variant.geometry.bit_squares
+        fb, tb, cm, crowns, path = raw
+        captured: set[int] = set()
+        while cm:
+            low = cm & -cm
+            cm ^= low
+            captured.add(squares[low.bit_length() - 1])
+        return Move(
+            start=squares[fb.bit_length() - 1],
+            end=squares[tb.bit_length() - 1],
+            captured=frozenset(captured),
+            path=tuple(squares[i] for i in path),
+            crowns=crowns,
+            raw=raw,
+        )
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``, which must be one of ``legal_moves()``."""
+        if move not in self.legal_moves():
+            raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
+        t = tables(self.variant)
+        fb, tb, cm, _, _ = move.raw
+        white, black, kings = apply_raw(self.white, self.black, self.kings, int(self.turn), move.raw)
+        # Incremental hash: only the moved piece, the captured pieces and the side to move change.
+        z = t.zobrist
+        mover = 0 if self.turn is Color.WHITE else 2
+        h = self.zobrist ^ t.zobrist_black_to_move
+        h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
+        h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
+        victim = 2 - mover
+        while cm:
+            low = cm & -cm
+            cm ^= low
+            h ^= z[low.bit_length() - 1][victim + (1 if self.kings & low else 0)]
+        return Position(self.variant, white, black, kings, self.turn.opponent, h)
+
+    # ------------------------------------------------------------------ identity
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.variant.id == other.variant.id
+            and self.white == other.white
+            and self.black == other.black
+            and self.kings == other.kings
+            and self.turn == other.turn
+        )
+
+    def __hash__(self) -> int:
+        return self.zobrist
+
+    def __repr__(self) -> str:
+        return f"Position({self.variant.id!r}, {self.fen()!r})"
+
+
+__all__ = ["FenError", "HubPositionError", "Move", "Piece", "Position", "tables"]

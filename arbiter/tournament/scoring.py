@@ -1,0 +1,103 @@
+"""Finished game results and the points they are worth.
+
+A result names the players of each colour and which colour won. Colours are the game's own (white and
+black); which of them moved first is the variant's business and does not change the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    WHITE_WINS = "white-wins"
+    BLACK_WINS = "black-wins"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game as the standings see it.
+
+    `opening_id` names the opening it started from (None: the variant's start position); games that
+    share a `pair_index` were played as a pair on one opening with colours swapped.
+    """
+
+    white: str
+    black: str
+    outcome: Outcome
+    opening_id: str | None = None
+    pair_index: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.white == self.black:
+            raise ValueError(f"a game needs two different players, got {self.white!r} twice")
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return (self.white, self.black)
+
+    def involves(self, player: str) -> bool:
+        return player in (self.white, self.black)
+
+    def opponent_of(self, player: str) -> str:
+        if player == self.white:
+            return self.black
+        if player == self.black:
+            return self.white
+        raise ValueError(f"{player!r} did not play {self.white!r} - {self.black!r}")
+
+    def fraction_for(self, player: str) -> float:
+        """The share of the game `player` earned: 1 for a win, 1/2 for a draw, 0 for a loss."""
+        self.opponent_of(player)  # checks that the player took part
+        if self.outcome is Outcome.DRAW:
+            return 0.5
+        winner = self.white if self.outcome is Outcome.WHITE_WINS else self.black
+        return 1.0 if player == winner else 0.0
+
+
+@dataclass(frozen=True)
+class ScoringScheme:
+    """Points for a win, a draw and a loss."""
+
+    name: str
+    win: float
+    draw: float
+    loss: float
+
+    def __post_init__(self) -> None:
+        if not self.win > self.draw > self.loss:
+            raise ValueError(
+                f"scoring scheme {self.name!r} must value a win above a draw above a loss, "
+                f"got {self.win}/{self.draw}/{self.loss}"
+            )
+
+    def points_for(self, game: FinishedGame, player: str) -> float:
+        fraction = game.fraction_for(player)
+        if fraction == 1.0:
+            return self.win
+        if fraction == 0.5:
+            return self.draw
+        return self.loss
+
+
+# The usual 1 / 1/2 / 0 of tournament play.
+STANDARD = ScoringScheme(name="1-1/2-0", win=1.0, draw=0.5, loss=0.0)
+# Two points for a win and one for a draw, as in the scoring advice of the checkers rules card.
+TWO_ONE_ZERO = ScoringScheme(name="2-1-0", win=2.0, draw=1.0, loss=0.0)
+
+SCHEMES: dict[str, ScoringScheme] = {
+    STANDARD.name: STANDARD,
+    "standard": STANDARD,
+    TWO_ONE_ZERO.name: TWO_ONE_ZERO,
+}
+
+
+def scheme_named(name: str) -> ScoringScheme:
+    """The scoring scheme called `name` ("1-1/2-0" or "standard", "2-1-0")."""
+    try:
+        return SCHEMES[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(sorted(SCHEMES))
+        raise ValueError(f"unknown scoring scheme {name!r}; known schemes: {known}") from None
