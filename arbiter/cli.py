@@ -20,7 +20,6 @@ COMMAND_MODULES = [
 ]
 
 
-
 @app.callback()
 def _root() -> None:
     """Tournament arbiter and match runner for checkers and draughts engines."""

@@ -12,9 +12,13 @@ from arbiter.rules import Position, UnknownVariantError, divide, get_variant, pe
 
 
 def perft_command(
-    variant: str = typer.Option("english", "--variant", "-v", help="Variant id, e.g. english, international."),
+    variant: str = typer.Option(
+        "english", "--variant", "-v", help="Variant id, e.g. english, international."
+    ),
     depth: int = typer.Option(6, "--depth", "-d", min=0, help="Plies to search."),
-    fen: str | None = typer.Option(None, "--fen", help="Start from this PDN FEN instead of the start position."),
+    fen: str | None = typer.Option(
+        None, "--fen", help="Start from this PDN FEN instead of the start position."
+    ),
     show_divide: bool = typer.Option(False, "--divide", help="Show the count below each legal move."),
 ) -> None:
     """Count the leaves of the legal-move tree to DEPTH plies (perft), depth by depth."""

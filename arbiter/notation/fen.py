@@ -104,5 +104,9 @@ def format_fen(setup: FenSetup) -> str:
         return letter + ",".join(parts)
 
     return ":".join(
-        [setup.turn, side("W", setup.white_men, setup.white_kings), side("B", setup.black_men, setup.black_kings)]
+        [
+            setup.turn,
+            side("W", setup.white_men, setup.white_kings),
+            side("B", setup.black_men, setup.black_kings),
+        ]
     )

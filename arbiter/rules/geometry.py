@@ -80,7 +80,9 @@ class Geometry:
     all_squares: bool = False
     dark_parity: int = 1
     stride: int = field(init=False, compare=False)
-    square_bits: tuple[int, ...] = field(init=False, repr=False, compare=False)  # index 0 unused; square n -> bit index
+    square_bits: tuple[int, ...] = field(
+        init=False, repr=False, compare=False
+    )  # index 0 unused; square n -> bit index
     bit_squares: dict[int, int] = field(init=False, repr=False, compare=False)  # bit index -> square number
     mask: int = field(init=False, repr=False, compare=False)  # every playable bit
 

@@ -46,14 +46,20 @@ class MoveGenerator:
                 table[b] = tuple(r for r in (g.ray(b, s) for s in steps) if r)
             return table
 
-        self.man_step_offsets = (offsets(variant.man_steps, Color.WHITE), offsets(variant.man_steps, Color.BLACK))
+        self.man_step_offsets = (
+            offsets(variant.man_steps, Color.WHITE),
+            offsets(variant.man_steps, Color.BLACK),
+        )
         self.man_capture_offsets = (
             offsets(variant.man_captures, Color.WHITE),
             offsets(variant.man_captures, Color.BLACK),
         )
         self.king_step_offsets = offsets(variant.king_steps, Color.WHITE)
         self.king_capture_offsets = offsets(variant.king_captures, Color.WHITE)
-        self.man_capture_rays = (rays(variant.man_captures, Color.WHITE), rays(variant.man_captures, Color.BLACK))
+        self.man_capture_rays = (
+            rays(variant.man_captures, Color.WHITE),
+            rays(variant.man_captures, Color.BLACK),
+        )
         self.king_capture_rays = rays(variant.king_captures, Color.WHITE)
         self.king_step_rays = rays(variant.king_steps, Color.WHITE)
         self.fill_steps = max(g.width, g.height)
@@ -84,7 +90,9 @@ class MoveGenerator:
         while candidates:
             low = candidates & -candidates
             candidates ^= low
-            self._capture_tree(low.bit_length() - 1, bool(low & kings), turn, occ ^ low, opp, kings, sequences)
+            self._capture_tree(
+                low.bit_length() - 1, bool(low & kings), turn, occ ^ low, opp, kings, sequences
+            )
         if self.majority:
             most = max(len(s.captured) for s in sequences)
             sequences = [s for s in sequences if len(s.captured) == most]

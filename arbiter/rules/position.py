@@ -64,7 +64,9 @@ class Move:
 @dataclass(frozen=True)
 class _Tables:
     generator: MoveGenerator
-    zobrist: tuple[tuple[int, int, int, int], ...]  # per bit index: white man, white king, black man, black king
+    zobrist: tuple[
+        tuple[int, int, int, int], ...
+    ]  # per bit index: white man, white king, black man, black king
     zobrist_black_to_move: int
 
 
