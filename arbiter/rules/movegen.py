@@ -13,6 +13,8 @@ from arbiter.rules.geometry import Color, absolute_step
 from arbiter.rules.variant import CaptureChoice, CaptureSequence, CrowningInCapture, Variant
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...]]
+# A capture sequence as the search finds it: path, captured bit indices in order, captured mask, crowned.
+_Found = tuple[tuple[int, ...], tuple[int, ...], int, bool]
 
 
 def _shift(bb: int, offset: int) -> int:
@@ -55,7 +57,14 @@ class MoveGenerator:
             offsets(variant.man_captures, Color.BLACK),
         )
         self.king_step_offsets = offsets(variant.king_steps, Color.WHITE)
+        # Capture offsets split by sign, so whole-board tests can shift without a branch.
+        self.man_capture_up = tuple(tuple(-o for o in offs if o < 0) for offs in self.man_capture_offsets)
+        self.man_capture_down = tuple(tuple(o for o in offs if o > 0) for offs in self.man_capture_offsets)
+        self.man_step_up = tuple(tuple(-o for o in offs if o < 0) for offs in self.man_step_offsets)
+        self.man_step_down = tuple(tuple(o for o in offs if o > 0) for offs in self.man_step_offsets)
         self.king_capture_offsets = offsets(variant.king_captures, Color.WHITE)
+        self.king_capture_up = tuple(-o for o in self.king_capture_offsets if o < 0)
+        self.king_capture_down = tuple(o for o in self.king_capture_offsets if o > 0)
         self.man_capture_rays = (
             rays(variant.man_captures, Color.WHITE),
             rays(variant.man_captures, Color.BLACK),
@@ -68,7 +77,10 @@ class MoveGenerator:
 
     def captures(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
         """Every legal capture of the side to move, after the variant's capture-choice rule."""
-        own, opp = (white, black) if turn == 0 else (black, white)
+        if turn == 0:
+            own, opp = white, black
+        else:
+            own, opp = black, white
         occ = white | black
         empty = self.mask & ~occ
         men = own & ~kings
@@ -76,38 +88,56 @@ class MoveGenerator:
         man_prey = opp if self.men_capture_kings else opp & ~kings
         # Cheap whole-board test first: which pieces have a capture at all.
         candidates = 0
-        for o in self.man_capture_offsets[turn]:
-            candidates |= men & _shift(man_prey, -o) & _shift(empty, -2 * o)
+        # A piece on bit i captures towards i + o when i + o holds prey and i + 2o is empty.
+        for u in self.man_capture_up[turn]:
+            candidates |= men & (man_prey << u) & (empty << (u + u))
+        for d in self.man_capture_down[turn]:
+            candidates |= men & (man_prey >> d) & (empty >> (d + d))
         if own_kings:
             if self.flying:
-                candidates |= own_kings & self._flying_capturers(own_kings, opp, empty)
+                candidates |= self._flying_capturers(own_kings, opp, empty)
             else:
-                for o in self.king_capture_offsets:
-                    candidates |= own_kings & _shift(opp, -o) & _shift(empty, -2 * o)
+                for u in self.king_capture_up:
+                    candidates |= own_kings & (opp << u) & (empty << (u + u))
+                for d in self.king_capture_down:
+                    candidates |= own_kings & (opp >> d) & (empty >> (d + d))
         if not candidates:
             return []
-        sequences: list[CaptureSequence] = []
+        found: list[_Found] = []
         while candidates:
             low = candidates & -candidates
             candidates ^= low
-            self._capture_tree(
-                low.bit_length() - 1, bool(low & kings), turn, occ ^ low, opp, kings, sequences
-            )
-        if self.majority:
-            most = max(len(s.captured) for s in sequences)
-            sequences = [s for s in sequences if len(s.captured) == most]
+            self._capture_tree(low.bit_length() - 1, bool(low & kings), turn, occ ^ low, opp, kings, found)
+        if self.majority and len(found) > 1:
+            most = max(len(f[1]) for f in found)
+            found = [f for f in found if len(f[1]) == most]
         if self.capture_filter is not None:
-            sequences = list(self.capture_filter(sequences))
+            found = self._apply_filter(found, kings, turn, own)
+        if len(found) == 1:
+            path, _, taken, crowned = found[0]
+            return [(1 << path[0], 1 << path[-1], taken, crowned, path)]
         unique: dict[tuple[int, int, int], RawMove] = {}
-        for s in sequences:
-            cm = 0
-            for v in s.captured:
-                cm |= 1 << v
-            fb, tb = 1 << s.path[0], 1 << s.path[-1]
-            key = (fb, tb, cm)
+        for path, _, taken, crowned in found:
+            key = (path[0], path[-1], taken)
             if key not in unique:
-                unique[key] = (fb, tb, cm, s.crowned, s.path)
+                unique[key] = (1 << path[0], 1 << path[-1], taken, crowned, path)
         return list(unique.values())
+
+    def _apply_filter(self, found: list[_Found], kings: int, turn: int, own: int) -> list[_Found]:
+        """Run the variant's capture-priority hook on the sequences found."""
+        assert self.capture_filter is not None
+        by_sequence: dict[CaptureSequence, _Found] = {}
+        for f in found:
+            path, caps, _, crowned = f
+            seq = CaptureSequence(
+                path=path,
+                captured=caps,
+                kings_captured=tuple(bool((kings >> v) & 1) for v in caps),
+                by_king=bool((kings >> path[0]) & 1),
+                crowned=crowned,
+            )
+            by_sequence[seq] = f
+        return [by_sequence[s] for s in self.capture_filter(list(by_sequence))]
 
     def _flying_capturers(self, own_kings: int, opp: int, empty: int) -> int:
         """The kings, if any king can capture: slide over empties, meet an enemy, land beyond it.
@@ -133,7 +163,7 @@ class MoveGenerator:
         occ: int,
         opp: int,
         kings: int,
-        out: list[CaptureSequence],
+        out: list[_Found],
     ) -> None:
         """Depth-first search of every maximal capture sequence of one piece.
 
@@ -146,21 +176,11 @@ class MoveGenerator:
         man_rays = self.man_capture_rays[turn]
         king_rays = self.king_capture_rays
         man_prey = opp if self.men_capture_kings else opp & ~kings
-
-        def record(path: tuple[int, ...], caps: tuple[int, ...], crowned: bool) -> None:
-            out.append(
-                CaptureSequence(
-                    path=path,
-                    captured=caps,
-                    kings_captured=tuple(bool((kings >> v) & 1) for v in caps),
-                    by_king=is_king,
-                    crowned=crowned,
-                )
-            )
+        ends_move = crowning is CrowningInCapture.ENDS_MOVE
+        continues = crowning is CrowningInCapture.CONTINUES_AS_KING
 
         def search(sq: int, king: bool, taken: int, path: tuple[int, ...], caps: tuple[int, ...]) -> None:
             extended = False
-            crowned_man = king and not is_king
             if king and flying:
                 for ray in king_rays[sq]:
                     n = 0
@@ -190,16 +210,16 @@ class MoveGenerator:
                     extended = True
                     new_path, new_caps, new_taken = path + (land,), caps + (victim,), taken | (1 << victim)
                     if not king and (promotion >> land) & 1:
-                        if crowning is CrowningInCapture.ENDS_MOVE:
-                            record(new_path, new_caps, True)
+                        if ends_move:
+                            out.append((new_path, new_caps, new_taken, True))
                             continue
-                        if crowning is CrowningInCapture.CONTINUES_AS_KING:
+                        if continues:
                             search(land, True, new_taken, new_path, new_caps)
                             continue
                     search(land, king, new_taken, new_path, new_caps)
             if not extended and caps:
-                crowned = crowned_man or (not king and bool((promotion >> sq) & 1))
-                record(path, caps, crowned)
+                crowned = (king and not is_king) or (not king and bool((promotion >> sq) & 1))
+                out.append((path, caps, taken, crowned))
 
         search(start, is_king, 0, (start,), ())
 
@@ -247,10 +267,12 @@ class MoveGenerator:
         own = white if turn == 0 else black
         empty = self.mask & ~(white | black)
         men = own & ~kings
-        own_kings = own & kings
         n = 0
-        for o in self.man_step_offsets[turn]:
-            n += (_shift(men, o) & empty).bit_count()
+        for u in self.man_step_up[turn]:
+            n += ((men >> u) & empty).bit_count()
+        for d in self.man_step_down[turn]:
+            n += ((men << d) & empty).bit_count()
+        own_kings = own & kings
         if own_kings:
             if self.flying:
                 for o in self.king_step_offsets:
