@@ -47,6 +47,10 @@ time control grammar (durations in seconds):
 examples: 30/3600, 3600+5, 40/5400+30, 50/7200:25/3600, st=2, depth=6, nodes=100000, acf scale=0.01"""
 
 
+def _usable(seconds: float) -> bool:
+    return math.isfinite(seconds) and seconds >= 0
+
+
 class TimeControlError(ValueError):
     """A time-control text that does not follow the grammar; the message shows the grammar."""
 
@@ -87,8 +91,8 @@ class ClockStages:
                 raise ValueError(f"stage {stage} has no move count, so it must be the last stage")
             if stage.moves is not None and stage.moves < 1:
                 raise ValueError(f"stage {stage}: the move count must be at least 1")
-            if stage.seconds < 0 or stage.increment < 0:
-                raise ValueError(f"stage {stage}: durations cannot be negative")
+            if not (_usable(stage.seconds) and _usable(stage.increment)):
+                raise ValueError(f"stage {stage}: durations must be finite, 0 or more")
             if stage.seconds == 0 and stage.increment == 0:
                 raise ValueError(f"stage {stage} gives no time at all")
 
@@ -107,8 +111,8 @@ class FixedMoveTime:
     seconds: float
 
     def __post_init__(self) -> None:
-        if not self.seconds > 0:
-            raise ValueError("st= must be more than 0 seconds")
+        if not (_usable(self.seconds) and self.seconds > 0):
+            raise ValueError("st= must be a finite number of seconds above 0")
 
     def __str__(self) -> str:
         return f"st={_number(self.seconds)}"
@@ -225,7 +229,8 @@ class TimeControl:
     def dxp_terms(self) -> tuple[int, int]:
         """The (minutes, moves) of a DXP game request: the first stage, informative only.
 
-        Minutes are rounded and at least 1; moves 0 means no move count (as in DXP).
+        Minutes are rounded and at least 1; moves 0 means no move count (as in DXP). Controls without a
+        clock (``depth=``, ``nodes=``) announce the largest value, 999 minutes.
         """
         if isinstance(self.base, ClockStages):
             first = self.base.stages[0]
@@ -343,6 +348,8 @@ def _option_number(text: str, options: dict[str, str], key: str, default: float)
 
 def _number(value: float) -> str:
     """A number as short decimal text without an exponent, so that it parses back to the same float."""
+    if not math.isfinite(value):
+        return repr(value)
     if value == int(value):
         return str(int(value))
     return format(Decimal(repr(value)), "f")
@@ -370,22 +377,25 @@ def _describe_base(base: Base, scale: float) -> str:
         return f"search to depth {base.depth} on every move"
     if isinstance(base, FixedNodes):
         return f"search {base.nodes} nodes on every move"
+    increments = {stage.increment for stage in base.stages}
+    shared_increment = increments.pop() if len(increments) == 1 else None
     phrases = []
     last = len(base.stages) - 1
     for index, stage in enumerate(base.stages):
         time = _duration(stage.seconds * scale)
-        if stage.increment:
-            time += f" (plus {_duration(stage.increment * scale)} added before every move)"
+        if stage.increment and shared_increment is None:
+            time += f" (+{_duration(stage.increment * scale)} a move)"
         then = "then " if index else ""
         if stage.moves is None:
             phrases.append(f"{then}{time} for the rest of the game" if index else f"{time} for the game")
-        elif index < last:
+            continue
+        if index < last or index == 0:
             phrases.append(f"{then}{stage.moves} moves in {time}")
-        elif index == 0:
-            phrases.append(f"{stage.moves} moves in {time}, then another {time} for every further {stage.moves}")
-        else:
+        if index == last:
             phrases.append(f"then {time} for every further {stage.moves} moves")
     text = ", ".join(phrases)
+    if shared_increment:
+        text += f", plus {_duration(shared_increment * scale)} added before every move"
     if any(stage.moves is not None for stage in base.stages):
         text += " (unused time carries over)"
     return text

@@ -1,0 +1,352 @@
+"""The referee's clock: pure bookkeeping of each player's time, fed with timestamps and durations.
+
+Nothing here reads a clock or sleeps. The referee takes ``time.monotonic()`` when it has written ``go``
+to an engine and again when it reads ``done``, and passes the start (``start_move(now, ...)``) and the
+difference (``finish_move(elapsed)``). That keeps every rule below testable with plain numbers.
+
+How time is kept (one ``PlayerClock`` per side):
+
+- **Stages** (``30/3600``, ``50/7200:25/3600``, ``3600+5``). The clock starts with the first stage's
+  time. When a player completes the last move of a stage (its 30th, 60th, ... move in ``30/3600``)
+  the next stage's time is added to what is left, so unused time carries over; the last stage repeats.
+  A player whose clock runs out before completing the stage's moves loses on time.
+- **Increments** are added *before* every move, as the Hub protocol says: at ``start_move`` the
+  stage's increment is credited, so the ``time`` told to the engine already includes it, and the first
+  move of ``3600+5`` is played with 3605 seconds. ``inc`` is still told so the engine can plan ahead.
+- **st=S**: every move has S seconds; going over loses on time. **depth=N** and **nodes=N** have no
+  clock at all.
+- **Time margin** (``margin=`` in the control, or per player): a move that ends up to ``margin``
+  seconds after a deadline is accepted, and the clock then reads 0 (the overrun is forgiven, not
+  carried as a debt). The default is 0: any overrun loses.
+- **ACF jump limits** (only when the control has them, as ``acf`` does): when the mover must capture,
+  the move is due within 1 minute if there is only one way to capture, 5 minutes if there are several
+  (scaled). At that limit the referee calls "Time" (``MoveBudget.time_call_at``: it sends ``stop`` and
+  records a warning); a move that has not arrived one more (scaled) minute later is lost for improper
+  delay. The main clock keeps running during a jump move: whichever deadline comes first decides, and
+  running out of the main clock is always a loss on ``time``.
+- **What the engine is told** (``MoveBudget.level``) is its true remaining clock (increment included),
+  capped by the jump limit when one applies, so an engine that manages its time never hears "Time".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from arbiter.referee.timecontrol import (
+    ClockStages,
+    FixedDepth,
+    FixedMoveTime,
+    FixedNodes,
+    Stage,
+    TimeControl,
+    parse_time_control,
+)
+
+__all__ = [
+    "ClockError",
+    "ClockLoss",
+    "JumpSituation",
+    "Level",
+    "MoveBudget",
+    "MoveOutcome",
+    "PlayerClock",
+    "TimeControl",
+    "parse_time_control",
+]
+
+
+class ClockError(RuntimeError):
+    """The clock was driven out of order (a move finished that never started, a move after a loss)."""
+
+
+class ClockLoss(StrEnum):
+    """Why a move was lost on the clock."""
+
+    TIME = "time"
+    """The main clock (or the ``st=`` time of the move) ran out."""
+    IMPROPER_DELAY = "improper_delay"
+    """An ACF jump limit and its grace minute passed without a move."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """What an engine is told about its time for one search: one of the Hub ``level`` forms.
+
+    Either the clock form (``time``, with ``moves`` to the next period and ``inc`` when known), or
+    exactly one of ``depth``, ``nodes``, ``move_time``. Times are seconds.
+    """
+
+    moves: int | None = None
+    time: float | None = None
+    inc: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    move_time: float | None = None
+
+    def __post_init__(self) -> None:
+        forms = [self.time is not None, self.depth is not None, self.nodes is not None]
+        forms.append(self.move_time is not None)
+        if sum(forms) != 1:
+            raise ValueError("a level is exactly one of: time (with moves/inc), depth, nodes, move_time")
+        if self.time is None and (self.moves is not None or self.inc is not None):
+            raise ValueError("moves and inc go with time")
+        for name in ("time", "inc", "move_time"):
+            value = getattr(self, name)
+            if value is not None and value < 0:
+                raise ValueError(f"{name} cannot be negative")
+
+    def to_hub(self) -> str:
+        """The Hub ``level`` command, e.g. ``level moves=30 time=35.5 inc=0`` or ``level depth=6``."""
+        if self.depth is not None:
+            return f"level depth={self.depth}"
+        if self.nodes is not None:
+            return f"level nodes={self.nodes}"
+        if self.move_time is not None:
+            return f"level move-time={_seconds(self.move_time)}"
+        assert self.time is not None
+        words = ["level"]
+        if self.moves is not None:
+            words.append(f"moves={self.moves}")
+        words.append(f"time={_seconds(self.time)}")
+        if self.inc is not None:
+            words.append(f"inc={_seconds(self.inc)}")
+        return " ".join(words)
+
+
+def _seconds(value: float) -> str:
+    """Seconds to the millisecond, without trailing zeros: ``35.5``, ``0``, ``3600``."""
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("", "-0") else text
+
+
+@dataclass(frozen=True)
+class JumpSituation:
+    """The mover must capture, and has ``capture_moves`` distinct capture moves to choose from."""
+
+    capture_moves: int
+
+    def __post_init__(self) -> None:
+        if self.capture_moves < 1:
+            raise ValueError("a jump situation has at least one capture move")
+
+
+@dataclass(frozen=True)
+class MoveBudget:
+    """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``)."""
+
+    level: Level
+    started_at: float
+    jump_limit: float | None
+    """Seconds allowed by the ACF jump limit for this move, or None when no jump limit applies."""
+    time_call_at: float | None
+    """When the referee calls "Time" (sends ``stop``, records a warning); None if no call is due."""
+    forfeit_at: float | None
+    """After this moment the move is lost (margin included); None when nothing can be lost on time."""
+    forfeit_reason: ClockLoss | None
+    """Which loss ``forfeit_at`` is: ``time`` or ``improper_delay``."""
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """The clock's verdict on a finished move."""
+
+    elapsed: float
+    remaining: float | None
+    """The mover's clock after the move (after any new period was added); None without a clock."""
+    time_called: bool
+    """The jump limit passed before the move arrived: "Time" was (or should have been) called."""
+    loss: ClockLoss | None
+    """Set when the move came too late: the game is lost for this reason."""
+    added: float = 0.0
+    """Time added after this move because it completed a period (``30/3600``: at moves 30, 60, ...)."""
+
+    @property
+    def lost(self) -> bool:
+        return self.loss is not None
+
+
+@dataclass(frozen=True)
+class _ActiveMove:
+    budget: MoveBudget
+    available: float | None  # main clock at the start of the move, increment included
+    # Seconds after the start of the move; the deadlines include the margin.
+    main_deadline: float | None
+    delay_deadline: float | None
+    call_after: float | None
+    forfeit_after: float | None
+
+
+class PlayerClock:
+    """One player's clock for one game under a time control.
+
+    Call ``start_move`` when the engine is told to think, then ``finish_move`` with the measured
+    duration when its move arrives, or ``expire`` when ``forfeit_at`` passed without one.
+    """
+
+    def __init__(self, control: TimeControl, margin: float | None = None) -> None:
+        self.control = control
+        self.margin = control.margin if margin is None else margin
+        if self.margin < 0:
+            raise ValueError("the time margin cannot be negative")
+        self._remaining: float | None = None
+        self._periods = 0  # completed periods of a staged clock
+        self._moves_in_period = 0
+        self._moves_made = 0
+        self._active: _ActiveMove | None = None
+        self._loss: ClockLoss | None = None
+        if isinstance(control.base, ClockStages):
+            self._remaining = control.scaled(control.base.stages[0].seconds)
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left on the main clock (None when the control has no clock)."""
+        return self._remaining
+
+    @property
+    def moves_to_go(self) -> int | None:
+        """Moves left to play in the current period, this one included (None without a move count)."""
+        stage = self._stage()
+        if stage is None or stage.moves is None:
+            return None
+        return stage.moves - self._moves_in_period
+
+    @property
+    def moves_made(self) -> int:
+        return self._moves_made
+
+    @property
+    def loss(self) -> ClockLoss | None:
+        """Set once a move was lost on the clock; the clock accepts no further moves."""
+        return self._loss
+
+    @property
+    def in_move(self) -> bool:
+        return self._active is not None
+
+    def start_move(self, now: float, jump: JumpSituation | None = None) -> MoveBudget:
+        """Begin a move at ``now``: credit the increment and work out the level and the deadlines.
+
+        ``jump`` describes a forced capture; it only matters when the control has jump limits.
+        """
+        if self._active is not None:
+            raise ClockError("a move is already in progress on this clock")
+        if self._loss is not None:
+            raise ClockError(f"this clock already lost ({self._loss})")
+        control = self.control
+        jump_limit: float | None = None
+        grace = 0.0
+        if jump is not None and control.jump_limits is not None:
+            limits = control.jump_limits
+            jump_limit = control.scaled(limits.one_way if jump.capture_moves == 1 else limits.several_ways)
+            grace = control.scaled(limits.grace)
+
+        available: float | None = None
+        main_limit: float | None = None
+        base = control.base
+        stage = self._stage()
+        if stage is not None:
+            assert self._remaining is not None
+            increment = control.scaled(stage.increment)
+            self._remaining += increment
+            available = main_limit = self._remaining
+            told = available if jump_limit is None else min(available, jump_limit)
+            level = Level(moves=self.moves_to_go, time=told, inc=increment)
+        elif isinstance(base, FixedMoveTime):
+            main_limit = control.scaled(base.seconds)
+            level = Level(move_time=main_limit if jump_limit is None else min(main_limit, jump_limit))
+        elif isinstance(base, FixedDepth):
+            level = Level(depth=base.depth)
+        else:
+            assert isinstance(base, FixedNodes)
+            level = Level(nodes=base.nodes)
+
+        main_deadline = None if main_limit is None else main_limit + self.margin
+        delay_deadline = None if jump_limit is None else jump_limit + grace + self.margin
+        forfeit_after, reason = _first_deadline(main_deadline, delay_deadline)
+        # "Time" is only worth calling if the main clock has not fallen by then.
+        call_after = jump_limit
+        if call_after is not None and main_deadline is not None and call_after >= main_deadline:
+            call_after = None
+        budget = MoveBudget(
+            level=level,
+            started_at=now,
+            jump_limit=jump_limit,
+            time_call_at=None if call_after is None else now + call_after,
+            forfeit_at=None if forfeit_after is None else now + forfeit_after,
+            forfeit_reason=reason,
+        )
+        self._active = _ActiveMove(
+            budget, available, main_deadline, delay_deadline, call_after, forfeit_after
+        )
+        return budget
+
+    def finish_move(self, elapsed: float) -> MoveOutcome:
+        """The move arrived ``elapsed`` seconds after ``start_move``: charge it and judge it."""
+        if elapsed < 0:
+            raise ValueError(f"a move cannot take negative time ({elapsed})")
+        active = self._take_active()
+        deadlines = [
+            (active.main_deadline, ClockLoss.TIME),
+            (active.delay_deadline, ClockLoss.IMPROPER_DELAY),
+        ]
+        passed = [(when, reason) for when, reason in deadlines if when is not None and elapsed > when]
+        # Only the deadline that passed first counts; min() keeps the main clock on a tie.
+        loss = min(passed, key=lambda item: item[0])[1] if passed else None
+        return self._settle(active, elapsed, loss)
+
+    def expire(self) -> MoveOutcome:
+        """No move arrived by ``forfeit_at``: the move is lost for ``forfeit_reason``."""
+        active = self._active
+        if active is None:
+            raise ClockError("no move is in progress on this clock")
+        reason = active.budget.forfeit_reason
+        if active.forfeit_after is None or reason is None:
+            raise ClockError("this move has no deadline, so it cannot expire")
+        self._active = None
+        return self._settle(active, active.forfeit_after, reason)
+
+    def _take_active(self) -> _ActiveMove:
+        if self._active is None:
+            raise ClockError("no move is in progress on this clock")
+        active, self._active = self._active, None
+        return active
+
+    def _settle(self, active: _ActiveMove, elapsed: float, loss: ClockLoss | None) -> MoveOutcome:
+        time_called = active.call_after is not None and elapsed > active.call_after
+        if active.available is not None:
+            # An overrun within the margin is forgiven: the clock reads 0, not a debt.
+            self._remaining = max(0.0, active.available - elapsed)
+        if loss is not None:
+            self._loss = loss
+            return MoveOutcome(elapsed, self._remaining, time_called, loss)
+        self._moves_made += 1
+        added = self._count_move_in_period()
+        return MoveOutcome(elapsed, self._remaining, time_called, None, added)
+
+    def _count_move_in_period(self) -> float:
+        stage = self._stage()
+        if stage is None or stage.moves is None:
+            return 0.0
+        self._moves_in_period += 1
+        if self._moves_in_period < stage.moves:
+            return 0.0
+        self._periods += 1
+        self._moves_in_period = 0
+        next_stage = self._stage()
+        assert next_stage is not None and self._remaining is not None
+        added = self.control.scaled(next_stage.seconds)
+        self._remaining += added
+        return added
+
+    def _stage(self) -> Stage | None:
+        base = self.control.base
+        return base.stage(self._periods) if isinstance(base, ClockStages) else None
+
+
+def _first_deadline(main: float | None, delay: float | None) -> tuple[float | None, ClockLoss | None]:
+    if main is None and delay is None:
+        return None, None
+    if delay is None or (main is not None and main <= delay):
+        return main, ClockLoss.TIME
+    return delay, ClockLoss.IMPROPER_DELAY
