@@ -1,0 +1,226 @@
+"""The tournament file (TOML), validated once with pydantic; errors name the file, the line and the key."""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveInt,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from arbiter.engines.config import EngineConfig
+from arbiter.referee.timecontrol import parse_time_control
+from arbiter.rules.variants import get_variant
+
+BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
+
+
+class ConfigError(ValueError):
+    """A tournament or engines file that cannot be used; the message says where and why."""
+
+
+def bundled_command(name: str) -> list[str]:
+    """The command that starts one of the engines shipped with the arbiter."""
+    if name not in BUNDLED_ENGINES:
+        raise ValueError(f"no bundled engine named {name!r}; bundled engines: {', '.join(BUNDLED_ENGINES)}")
+    return [sys.executable, "-m", f"arbiter.players.{name}"]
+
+
+class EngineEntry(BaseModel):
+    """An engine as a tournament file lists it: a full configuration, a bundled engine, or a reference."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str = Field(min_length=1)
+    bundled: Literal["random", "greedy", "alphabeta"] | None = None
+
+
+class Openings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    deck: str | None = Field(None, description="acf-144, acf-156, acf-174, acf-ctd")
+    file: Path | None = Field(None, description="one opening per line: PDN moves or a FEN")
+    order: Literal["sequential", "random"] = "sequential"
+    seed: int = 1
+    count: PositiveInt | None = Field(None, description="play only the first N openings of the deck")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> Openings:
+        if (self.deck is None) == (self.file is None):
+            raise ValueError("give exactly one of 'deck' or 'file'")
+        return self
+
+
+class Adjudication(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_plies: PositiveInt | None = Field(None, description="a draw once the game reaches this many plies")
+    draw_score: int | None = Field(None, ge=0, description="both scores within +-this many centi-men...")
+    draw_moves: PositiveInt = Field(10, description="...for this many moves each: draw")
+    win_score: int | None = Field(None, gt=0, description="both agree a side leads by more than this...")
+    win_moves: PositiveInt = Field(5, description="...for this many moves each: that side wins")
+    play_forced_moves: bool = Field(False, description="play a move without asking when it is the only one")
+
+
+class TournamentConfig(BaseModel):
+    """A whole event: who plays, under which rules and clock, in which format, stored where."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = "Tournament"
+    variant: str = "english"
+    time_control: str = "acf scale=0.01"
+    format: Literal["round-robin", "gauntlet", "match"] = "round-robin"
+    cycles: PositiveInt = 1
+    games_per_encounter: PositiveInt = 1
+    repeat: bool = Field(False, description="play each opening twice, colours swapped (ballot pairs)")
+    openings: Openings | None = None
+    scoring: Literal["1-0.5-0", "2-1-0"] = "1-0.5-0"
+    concurrency: PositiveInt = 1
+    reuse_engines: bool = Field(True, description="keep engines running between games (new-game)")
+    database: Path = Path("tournament.sqlite")
+    report: Path | None = None
+    engines_file: Path | None = None
+    adjudication: Adjudication = Field(default_factory=Adjudication)
+    engines: list[EngineEntry] = Field(min_length=2)
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, value: str) -> str:
+        return get_variant(value).id
+
+    @field_validator("time_control")
+    @classmethod
+    def _valid_time_control(cls, value: str) -> str:
+        parse_time_control(value)
+        return value
+
+    @model_validator(mode="after")
+    def _distinct_names(self) -> TournamentConfig:
+        names = [e.name for e in self.engines]
+        doubles = sorted({n for n in names if names.count(n) > 1})
+        if doubles:
+            raise ValueError(f"engine names must be distinct; repeated: {', '.join(doubles)}")
+        if self.format == "match" and len(names) != 2:
+            raise ValueError(f"a match needs exactly two engines, got {len(names)}")
+        return self
+
+
+def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
+    """Read and validate a tournament file and resolve its engines (bundled, inline, or by reference)."""
+    data, text = _read_toml(path)
+    try:
+        config = TournamentConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc, path, text)) from None
+    base = path.parent
+    config = config.model_copy(
+        update={
+            "database": _relative(base, config.database),
+            "report": _relative(base, config.report) if config.report else None,
+            "engines_file": _relative(base, config.engines_file) if config.engines_file else None,
+            "openings": (
+                config.openings.model_copy(update={"file": _relative(base, config.openings.file)})
+                if config.openings and config.openings.file
+                else config.openings
+            ),
+        }
+    )
+    library: dict[str, dict[str, Any]] = {}
+    library_path = config.engines_file
+    library_text = ""
+    if library_path is not None:
+        library_data, library_text = _read_toml(library_path)
+        for i, entry in enumerate(library_data.get("engines", [])):
+            if not isinstance(entry, dict) or "name" not in entry:
+                raise ConfigError(f"{library_path}: engines[{i}] has no name")
+            library[str(entry["name"])] = entry
+    engines: list[EngineConfig] = []
+    for i, entry in enumerate(config.engines):
+        raw = dict(entry.model_extra or {})
+        source_path, source_text, where = path, text, ("engines", i)
+        if entry.bundled:
+            raw.setdefault("command", bundled_command(entry.bundled))
+        elif "command" not in raw:
+            if entry.name not in library:
+                known = ", ".join(sorted(library)) or "none"
+                raise ConfigError(
+                    f"{path}:{_line_of(text, ('engines', i, 'name'))}: engine {entry.name!r} has no command, "
+                    f"no 'bundled' name, and is not in the engines file (engines there: {known})"
+                )
+            raw = {k: v for k, v in library[entry.name].items() if k != "name"} | raw
+            source_path, source_text = library_path or path, library_text
+            where = ("engines", list(library).index(entry.name))
+        try:
+            engines.append(EngineConfig.model_validate({"name": entry.name, **raw}))
+        except ValidationError as exc:
+            raise ConfigError(_describe(exc, source_path, source_text, prefix=where)) from None
+    return config, engines
+
+
+def _relative(base: Path, value: Path) -> Path:
+    return value if value.is_absolute() else base / value
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | int, ...] = ()) -> str:
+    lines = []
+    for error in exc.errors():
+        loc = prefix + tuple(error["loc"])
+        key = ".".join(str(p) for p in loc) or "(top level)"
+        lines.append(f"{path}:{_line_of(text, loc)}: {key}: {error['msg']}")
+    return "\n".join(lines)
+
+
+def _line_of(text: str, loc: tuple[str | int, ...]) -> int:
+    """Best-effort line number of a key in TOML text: table headers, array-of-table entries, then keys."""
+    lines = text.splitlines()
+    start = 0
+    table: list[str] = []
+    i = 0
+    while i < len(loc):
+        part = loc[i]
+        nxt = loc[i + 1] if i + 1 < len(loc) else None
+        if isinstance(part, str) and isinstance(nxt, int):
+            # [[part]] entry number nxt
+            header = re.compile(rf"^\s*\[\[\s*{re.escape('.'.join([*table, part]))}\s*\]\]")
+            seen = -1
+            for n in range(start, len(lines)):
+                if header.match(lines[n]):
+                    seen += 1
+                    if seen == nxt:
+                        start = n
+                        break
+            table.append(part)
+            i += 2
+            continue
+        if isinstance(part, str):
+            header = re.compile(rf"^\s*\[\s*{re.escape('.'.join([*table, part]))}\s*\]")
+            key = re.compile(rf"^\s*{re.escape(part)}\s*=")
+            for n in range(start, len(lines)):
+                if header.match(lines[n]) or key.match(lines[n]):
+                    start = n
+                    break
+            table.append(part)
+        i += 1
+    return start + 1
