@@ -91,24 +91,34 @@ def round_robin(player_count: int, cycles: int = 1, *, swap_last_two_rounds: boo
     Every second cycle repeats the table with colours reversed, so over two cycles each pair meets once
     with each colour. With more than one cycle and an even number of players, FIDE recommends reversing
     the order of the last two rounds of the first cycle: without it most players would get the same
-    colour three times running where the cycles meet. The swapped order is used in every odd cycle.
-    With an odd number of players the swap shortens no colour run, so it is not applied.
+    colour three times running where the cycles meet. (With an odd number of players the swap shortens
+    no colour run, so it is not applied.)
+
+    Cycles go in blocks of two. The second block plays the first one backwards, last round first, with
+    colours reversed; the third is the first again, and so on. Each pair still alternates colours from
+    cycle to cycle, and where blocks meet every player changes colour, so nobody ever gets the same
+    colour three times running.
     """
     if cycles < 1:
         raise PairingError(f"cycles must be at least 1, got {cycles}")
     table = berger_table(player_count)
-    forward = list(table)
-    if swap_last_two_rounds and cycles > 1 and player_count % 2 == 0 and len(forward) >= 2:
-        forward[-2], forward[-1] = forward[-1], forward[-2]
+    first_cycle = list(table)
+    if swap_last_two_rounds and cycles > 1 and player_count % 2 == 0 and len(first_cycle) >= 2:
+        first_cycle[-2], first_cycle[-1] = first_cycle[-1], first_cycle[-2]
+    block = [(r.pairings, r.bye) for r in first_cycle] + [(_reversed(r.pairings), r.bye) for r in table]
+    mirrored = [(_reversed(pairings), bye) for pairings, bye in reversed(block)]
+    per_cycle = len(table)
     rounds: list[Round] = []
     for cycle in range(cycles):
-        if cycle % 2 == 0:
-            source = [(r.pairings, r.bye) for r in forward]
-        else:
-            source = [(tuple(p.reversed() for p in r.pairings), r.bye) for r in table]
-        for pairings, bye in source:
+        source = block if (cycle // 2) % 2 == 0 else mirrored
+        start = (cycle % 2) * per_cycle
+        for pairings, bye in source[start : start + per_cycle]:
             rounds.append(Round(number=len(rounds) + 1, pairings=pairings, bye=bye))
     return rounds
+
+
+def _reversed(pairings: tuple[Pairing, ...]) -> tuple[Pairing, ...]:
+    return tuple(p.reversed() for p in pairings)
 
 
 def gauntlet(player_count: int, cycles: int = 1) -> list[Round]:

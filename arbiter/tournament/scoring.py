@@ -46,7 +46,7 @@ class FinishedGame:
             return self.black
         if player == self.black:
             return self.white
-        raise ValueError(f"{player!r} did not play {self.white!r} - {self.black!r}")
+        raise ValueError(f"{player!r} did not play in {self.white} - {self.black}")
 
     def fraction_for(self, player: str) -> float:
         """The share of the game `player` earned: 1 for a win, 1/2 for a draw, 0 for a loss."""
@@ -89,13 +89,14 @@ TWO_ONE_ZERO = ScoringScheme(name="2-1-0", win=2.0, draw=1.0, loss=0.0)
 
 SCHEMES: dict[str, ScoringScheme] = {
     STANDARD.name: STANDARD,
+    "1-0.5-0": STANDARD,
     "standard": STANDARD,
     TWO_ONE_ZERO.name: TWO_ONE_ZERO,
 }
 
 
 def scheme_named(name: str) -> ScoringScheme:
-    """The scoring scheme called `name` ("1-1/2-0" or "standard", "2-1-0")."""
+    """The scoring scheme called `name` ("1-1/2-0", "1-0.5-0" or "standard"; "2-1-0")."""
     try:
         return SCHEMES[name.strip().lower()]
     except KeyError:

@@ -1,0 +1,310 @@
+"""Elo differences, likelihood of superiority, pentanomial counts and the SPRT, as engine testers use them.
+
+All in plain Python. The conventions are the ones of cutechess-cli and fastchess, so figures can be
+compared with theirs:
+
+* Elo difference from a mean score s (1 per win, 1/2 per draw): -400 * log10(1 / s - 1).
+* 95 % interval: the mean score plus or minus z * sqrt(variance / n), each end turned into Elo. For
+  single games n counts games and the variance is that of one game's score; for games played in
+  opening pairs n counts pairs and the variance is that of a pair's mean score, which takes the
+  correlation between the two games of a pair into account.
+* Likelihood of superiority for single games: 1/2 * (1 + erf((wins - losses) / sqrt(2 * (wins + losses)))),
+  draws carrying no information; for pairs: the normal probability that the mean pair score is above 1/2.
+* SPRT: the generalised SPRT with a normal approximation. With the expected scores s0, s1 of elo0 and
+  elo1 under the logistic model, the log-likelihood ratio after n games (or pairs) with mean x and
+  variance v is n * (s1 - s0) * (2x - s0 - s1) / (2v). It is tested against the bounds
+  log(beta / (1 - alpha)) (accept H0: the difference is elo0) and log((1 - beta) / alpha) (accept H1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from statistics import NormalDist
+
+from arbiter.tournament.scoring import FinishedGame
+from arbiter.tournament.standings import tally
+
+# A count of zero would make the SPRT variance vanish on the first games; like fastchess, a zero
+# count stands in as this small number there.
+_ZERO_COUNT = 1e-3
+
+
+def score_to_elo(score: float) -> float:
+    """The Elo difference that gives expected score `score`; infinite at 0 and 1."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    """The expected score of a player `elo` points stronger (logistic model)."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def _z(confidence: float) -> float:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    return NormalDist().inv_cdf((1.0 + confidence) / 2.0)
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference with its confidence interval (`lower`, `upper`) and likelihood of superiority.
+
+    `score` is the mean score (0..1) it comes from and `count` the number of games or pairs.
+    """
+
+    elo: float
+    lower: float
+    upper: float
+    los: float
+    score: float
+    count: int
+
+    @property
+    def margin(self) -> float:
+        """Half the width of the interval, the "+/-" figure testers print."""
+        return (self.upper - self.lower) / 2.0
+
+
+def _mean_and_variance(scores: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
+    """Mean and variance of one observation's score, observations weighted by how often they occurred."""
+    total = sum(weights)
+    mean = sum(s * w for s, w in zip(scores, weights, strict=True)) / total
+    variance = sum(w * (s - mean) ** 2 for s, w in zip(scores, weights, strict=True)) / total
+    return mean, variance
+
+
+def _estimate(
+    scores: Sequence[float], counts: Sequence[int], confidence: float, los: float | None
+) -> EloEstimate:
+    """The estimate from observation counts; `los` None means the normal LOS of the mean score."""
+    count = sum(counts)
+    mean, variance = _mean_and_variance(scores, counts)
+    spread = _z(confidence) * math.sqrt(variance / count)
+    return EloEstimate(
+        elo=score_to_elo(mean),
+        lower=score_to_elo(mean - spread),
+        upper=score_to_elo(mean + spread),
+        los=_normal_los(mean, variance / count) if los is None else los,
+        score=mean,
+        count=count,
+    )
+
+
+def _normal_los(mean: float, variance_of_mean: float) -> float:
+    """The probability, under a normal approximation, that the true mean score is above 1/2."""
+    if variance_of_mean == 0.0:
+        return 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
+    return 1.0 - NormalDist(mean, math.sqrt(variance_of_mean)).cdf(0.5)
+
+
+def los_from_wdl(wins: int, losses: int) -> float:
+    """Likelihood of superiority from wins and losses (draws tell nothing about who is stronger)."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def elo_from_wdl(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
+    """Elo difference of the player who scored `wins`, `draws`, `losses` over single games."""
+    _check_counts(wins=wins, draws=draws, losses=losses)
+    if wins + draws + losses == 0:
+        raise ValueError("an Elo estimate needs at least one game")
+    return _estimate((1.0, 0.5, 0.0), (wins, draws, losses), confidence, los_from_wdl(wins, losses))
+
+
+def elo_for(
+    games: Iterable[FinishedGame], player: str, opponent: str | None = None, confidence: float = 0.95
+) -> EloEstimate | None:
+    """`player`'s Elo difference over single games against `opponent`, or against the field when none
+    is named; None when there are no such games."""
+    record = tally(games, player, opponent)
+    if record.games == 0:
+        return None
+    return elo_from_wdl(record.wins, record.draws, record.losses, confidence)
+
+
+# --- pentanomial ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pentanomial:
+    """Game pairs by the player's total over the two games: LL (0), LD (1/2), WL and DD (1), WD (3/2), WW (2).
+
+    WL and DD are kept apart for the report and counted together in the statistics.
+    """
+
+    ll: int = 0
+    ld: int = 0
+    wl: int = 0
+    dd: int = 0
+    wd: int = 0
+    ww: int = 0
+
+    def __post_init__(self) -> None:
+        _check_counts(ll=self.ll, ld=self.ld, wl=self.wl, dd=self.dd, wd=self.wd, ww=self.ww)
+
+    @property
+    def pairs(self) -> int:
+        return self.ll + self.ld + self.wl + self.dd + self.wd + self.ww
+
+    @property
+    def bins(self) -> tuple[int, int, int, int, int]:
+        """Counts of pair totals 0, 1/2, 1, 3/2, 2."""
+        return (self.ll, self.ld, self.wl + self.dd, self.wd, self.ww)
+
+    def __add__(self, other: Pentanomial) -> Pentanomial:
+        return Pentanomial(
+            self.ll + other.ll,
+            self.ld + other.ld,
+            self.wl + other.wl,
+            self.dd + other.dd,
+            self.wd + other.wd,
+            self.ww + other.ww,
+        )
+
+
+# The five pair totals as mean scores per game.
+_PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+@dataclass(frozen=True)
+class PairedGames:
+    """A player's pentanomial counts, and the pairs still missing a game (left out of the counts)."""
+
+    counts: Pentanomial
+    incomplete_pairs: tuple[int, ...]
+
+
+def pentanomial(games: Iterable[FinishedGame], player: str, opponent: str | None = None) -> PairedGames:
+    """`player`'s pentanomial counts over the game pairs it played (against `opponent` only, if named).
+
+    Games are paired by `pair_index`; games without one are not counted. A pair must be two games
+    between the same two players with colours swapped.
+    """
+    pairs: dict[int, list[FinishedGame]] = {}
+    for game in games:
+        if game.pair_index is None or not game.involves(player):
+            continue
+        if opponent is not None and game.opponent_of(player) != opponent:
+            continue
+        pairs.setdefault(game.pair_index, []).append(game)
+    counts = Pentanomial()
+    incomplete: list[int] = []
+    for index in sorted(pairs):
+        pair = pairs[index]
+        if len(pair) == 1:
+            incomplete.append(index)
+            continue
+        if len(pair) > 2:
+            raise ValueError(f"game pair {index} holds {len(pair)} games for {player!r}; a pair holds 2")
+        first, second = pair
+        if (first.white, first.black) != (second.black, second.white):
+            raise ValueError(
+                f"game pair {index}: {first.white} - {first.black} and {second.white} - {second.black} "
+                "are not the same two players with colours swapped"
+            )
+        fractions = sorted((first.fraction_for(player), second.fraction_for(player)))
+        counts = counts + _pair_category(fractions[0], fractions[1])
+    return PairedGames(counts=counts, incomplete_pairs=tuple(incomplete))
+
+
+def _pair_category(low: float, high: float) -> Pentanomial:
+    if high == 0.0:
+        return Pentanomial(ll=1)
+    if high == 0.5:
+        return Pentanomial(ld=1) if low == 0.0 else Pentanomial(dd=1)
+    if low == 0.0:
+        return Pentanomial(wl=1)
+    return Pentanomial(wd=1) if low == 0.5 else Pentanomial(ww=1)
+
+
+def elo_from_pentanomial(counts: Pentanomial, confidence: float = 0.95) -> EloEstimate:
+    """Elo difference and interval from game pairs; `count` of the estimate is the number of pairs."""
+    if counts.pairs == 0:
+        raise ValueError("an Elo estimate from game pairs needs at least one complete pair")
+    return _estimate(_PAIR_SCORES, counts.bins, confidence, los=None)
+
+
+# --- SPRT -----------------------------------------------------------------------------------------
+
+
+class SprtDecision(StrEnum):
+    ACCEPT_H0 = "H0"
+    ACCEPT_H1 = "H1"
+    CONTINUE = "continue"
+
+
+@dataclass(frozen=True)
+class SprtSettings:
+    """H0: the Elo difference is `elo0`; H1: it is `elo1`; `alpha`, `beta` are the error rates."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError(f"SPRT elo0 must be below elo1, got elo0={self.elo0} elo1={self.elo1}")
+        for name, value in (("alpha", self.alpha), ("beta", self.beta)):
+            if not 0.0 < value < 1.0:
+                raise ValueError(f"SPRT {name} must be between 0 and 1, got {value}")
+        if self.alpha + self.beta >= 1.0:
+            raise ValueError(f"SPRT alpha + beta must be below 1, got {self.alpha} + {self.beta}")
+
+    @property
+    def lower_bound(self) -> float:
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper_bound(self) -> float:
+        return math.log((1.0 - self.beta) / self.alpha)
+
+
+@dataclass(frozen=True)
+class SprtResult:
+    llr: float
+    lower_bound: float
+    upper_bound: float
+    decision: SprtDecision
+
+
+def _sprt(settings: SprtSettings, scores: Sequence[float], counts: Sequence[int]) -> SprtResult:
+    llr = 0.0
+    if sum(counts) > 0:
+        mean, variance = _mean_and_variance(scores, [float(c) if c > 0 else _ZERO_COUNT for c in counts])
+        s0, s1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
+        llr = sum(counts) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+    if llr >= settings.upper_bound:
+        decision = SprtDecision.ACCEPT_H1
+    elif llr <= settings.lower_bound:
+        decision = SprtDecision.ACCEPT_H0
+    else:
+        decision = SprtDecision.CONTINUE
+    return SprtResult(
+        llr=llr, lower_bound=settings.lower_bound, upper_bound=settings.upper_bound, decision=decision
+    )
+
+
+def sprt_wdl(settings: SprtSettings, wins: int, draws: int, losses: int) -> SprtResult:
+    """The SPRT over single games (trinomial model)."""
+    _check_counts(wins=wins, draws=draws, losses=losses)
+    return _sprt(settings, (1.0, 0.5, 0.0), (wins, draws, losses))
+
+
+def sprt_pentanomial(settings: SprtSettings, counts: Pentanomial) -> SprtResult:
+    """The SPRT over game pairs (pentanomial model)."""
+    return _sprt(settings, _PAIR_SCORES, counts.bins)
+
+
+def _check_counts(**counts: int) -> None:
+    for name, value in counts.items():
+        if value < 0:
+            raise ValueError(f"{name} cannot be negative, got {value}")
