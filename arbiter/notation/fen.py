@@ -6,6 +6,7 @@ surrounding quotes and spaces. Written form: side to move, White, then Black, wi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -22,8 +23,15 @@ class FenSetup:
     black_kings: frozenset[int]
 
 
-def parse_fen(text: str, square_count: int) -> FenSetup:
-    """Read a FEN for a board with ``square_count`` playable squares."""
+SquareReader = Callable[[str], int | None]
+SquareWriter = Callable[[int], str]
+
+
+def parse_fen(text: str, square_count: int, read_square: SquareReader | None = None) -> FenSetup:
+    """Read a FEN for a board with ``square_count`` playable squares.
+
+    ``read_square`` names squares written algebraically (``c3``); numbers and ranges always work.
+    """
     original = text
     body = text.strip().strip('"').strip()
     if body.endswith("."):
@@ -51,7 +59,7 @@ def parse_fen(text: str, square_count: int) -> FenSetup:
             is_king = token[0].upper() == "K"
             if is_king:
                 token = token[1:]
-            for square in _squares(token, original, square_count):
+            for square in _squares(token, original, square_count, read_square):
                 if square in pieces["W"][0] | pieces["W"][1] | pieces["B"][0] | pieces["B"][1]:
                     raise FenError(f"FEN {original!r}: square {square} is given twice")
                 (kings if is_king else men).add(square)
@@ -64,7 +72,12 @@ def parse_fen(text: str, square_count: int) -> FenSetup:
     )
 
 
-def _squares(token: str, original: str, square_count: int) -> range:
+def _squares(token: str, original: str, square_count: int, read_square: SquareReader | None) -> range:
+    if token[:1].isalpha():
+        square = read_square(token) if read_square is not None else None
+        if square is None:
+            raise FenError(f"FEN {original!r}: {token!r} is not a square of this board")
+        return range(square, square + 1)
     parts = token.split("-")
     try:
         numbers = [int(p) for p in parts]
@@ -84,10 +97,14 @@ def _squares(token: str, original: str, square_count: int) -> range:
     return range(first, last + 1)
 
 
-def format_fen(setup: FenSetup) -> str:
+def format_fen(setup: FenSetup, square_name: SquareWriter | None = None) -> str:
+    """Write a FEN: numbers with ranges, or (given ``square_name``) each square by name."""
+
     def side(letter: str, men: frozenset[int], kings: frozenset[int]) -> str:
         items = [(n, False) for n in men] + [(n, True) for n in kings]
         items.sort()
+        if square_name is not None:
+            return letter + ",".join(("K" if king else "") + square_name(n) for n, king in items)
         parts: list[str] = []
         i = 0
         while i < len(items):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from arbiter.rules.position import Move, Position
+from arbiter.rules.variant import Notation
 
 
 class MoveTextError(ValueError):
@@ -27,13 +28,17 @@ def _legal_list(moves: list[Move], position: Position) -> str:
 def _squares(text: str, position: Position) -> list[int]:
     body = text.strip()
     parts = _SEPARATORS.split(body)
-    if len(parts) < 2 or any(not p.isdigit() for p in parts):
+    if len(parts) < 2 or any(not p.isalnum() for p in parts):
         raise MoveTextError(f"{text!r} is not move text (expected squares joined by '-' or 'x', like 11-15)")
-    squares = [int(p) for p in parts]
-    limit = position.variant.square_count
-    for n in squares:
-        if not 1 <= n <= limit:
-            raise MoveTextError(f"{text!r}: square {n} is off the board (1-{limit})")
+    variant = position.variant
+    squares: list[int] = []
+    for part in parts:
+        square = variant.parse_square(part)
+        if square is None:
+            if part.isdigit():
+                raise MoveTextError(f"{text!r}: square {part} is off the board (1-{variant.square_count})")
+            raise MoveTextError(f"{text!r}: {part!r} is not a square of the {variant.id} board")
+        squares.append(square)
     return squares
 
 
@@ -61,14 +66,18 @@ def parse_pdn(position: Position, text: str) -> Move:
 
 def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
     """PDN text of a legal move, with the full path only where the short form would be ambiguous."""
+    variant = position.variant
+    name = variant.square_name
     if not move.is_capture:
-        return f"{move.start}-{move.end}"
+        return f"{name(move.start)}-{name(move.end)}"
+    # Boards read algebraically write captures with ':', as Russian and Turkish sources do.
+    sign = ":" if variant.notation is Notation.ALGEBRAIC else "x"
     if not full_path:
         twins = [m for m in position.legal_moves() if m.start == move.start and m.end == move.end]
         full_path = len(twins) > 1
     if full_path:
-        return "x".join(str(s) for s in move.path)
-    return f"{move.start}x{move.end}"
+        return sign.join(name(s) for s in move.path)
+    return f"{name(move.start)}{sign}{name(move.end)}"
 
 
 def parse_hub(position: Position, text: str) -> Move:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,15 +27,24 @@ class Repetition:
     name: str = "threefold repetition"
 
 
+class Progress(StrEnum):
+    """What resets a no-progress count."""
+
+    MAN_MOVE_OR_CAPTURE = "man-move-or-capture"
+    CAPTURE_OR_CROWNING = "capture-or-crowning"  # It's Your Turn house rule
+
+
 @dataclass(frozen=True)
 class NoProgressRule:
-    """A draw after ``plies`` plies in a row with no man move and no capture.
+    """A draw after ``plies`` plies in a row without progress (by default: no man move, no capture).
 
-    This is the English 40-move rule (80 plies) and the international 25-move rule (50 plies).
+    This is the English 40-move rule (80 plies), the international 25-move rule (50 plies), the Russian
+    15-move rule (30 plies) and It's Your Turn's 50-move rule (100 plies without capture or crowning).
     """
 
     name: str
     plies: int
+    progress: Progress = Progress.MAN_MOVE_OR_CAPTURE
 
 
 @dataclass(frozen=True)
@@ -76,3 +86,22 @@ def international_sixteen_move(material: Material) -> bool:
 def international_five_move(material: Material) -> bool:
     # a lone king against two kings, a king and a man, or a single king
     return lone_king_against(material, 2) or lone_king_against(material, 1)
+
+
+def lone_king_against_kings(material: Material, kings: int, at_least: bool = False) -> bool:
+    """One side has a single king and nothing else; the other has exactly (or at least) ``kings`` kings."""
+
+    def strong(men: int, count: int) -> bool:
+        return men == 0 and (count >= kings if at_least else count == kings)
+
+    m = material
+    white_lone = m.white_men == 0 and m.white_kings == 1
+    black_lone = m.black_men == 0 and m.black_kings == 1
+    return (white_lone and strong(m.black_men, m.black_kings)) or (
+        black_lone and strong(m.white_men, m.white_kings)
+    )
+
+
+def one_piece_each(material: Material) -> bool:
+    m = material
+    return m.white_men + m.white_kings == 1 and m.black_men + m.black_kings == 1

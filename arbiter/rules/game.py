@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arbiter.rules.draws import MaterialRule, NoProgressRule, Repetition
+from arbiter.rules.draws import MaterialRule, NoProgressRule, Progress, Repetition
 from arbiter.rules.geometry import Color
 from arbiter.rules.position import Move, Position
 from arbiter.rules.variant import NoMoveOutcome, Variant
@@ -58,7 +58,8 @@ class Game:
         self.positions: list[Position] = [self.start]
         self.moves: list[Move] = []
         self._seen: dict[Position, int] = {self.start: 1}
-        self._quiet_plies = 0  # plies since the last man move or capture
+        # Plies without progress, by what counts as progress.
+        self._quiet_plies = {Progress.MAN_MOVE_OR_CAPTURE: 0, Progress.CAPTURE_OR_CROWNING: 0}
         self._material_since: dict[str, int | None] = {}
         for rule in variant.draw_rules:
             if isinstance(rule, MaterialRule):
@@ -77,11 +78,21 @@ class Game:
     def turn(self) -> Color:
         return self.position.turn
 
+    def legal_moves(self) -> list[Move]:
+        """The legal moves now, including any rule that depends on earlier moves."""
+        moves = self.position.legal_moves()
+        history_filter = self.variant.history_filter
+        return history_filter(self, moves) if history_filter is not None and moves else moves
+
     def play(self, move: Move) -> GameEnd | None:
         """Play a legal move; returns how the game ended if this move ended it."""
         if self.end is not None:
             raise ValueError(f"the game is over: {self.end.describe()}")
         before = self.position
+        if self.variant.history_filter is not None and move not in self.legal_moves():
+            raise ValueError(
+                f"{move.path} is not allowed here by the {self.variant.id} rules on earlier moves"
+            )
         after = before.play(move)
         moved_man = not before.kings & move.raw[0]
         self.moves.append(move)
@@ -90,9 +101,11 @@ class Game:
         if irreversible:
             # Positions before a man move or capture can never recur.
             self._seen = {}
-            self._quiet_plies = 0
-        else:
-            self._quiet_plies += 1
+        for progress, made in (
+            (Progress.MAN_MOVE_OR_CAPTURE, irreversible),
+            (Progress.CAPTURE_OR_CROWNING, move.is_capture or move.crowns),
+        ):
+            self._quiet_plies[progress] = 0 if made else self._quiet_plies[progress] + 1
         self._seen[after] = self._seen.get(after, 0) + 1
         material = after.material()
         for rule in self.variant.draw_rules:
@@ -113,7 +126,7 @@ class Game:
             if isinstance(rule, Repetition):
                 out.append(RuleCounter(rule.name, self._seen.get(self.position, 0), rule.times))
             elif isinstance(rule, NoProgressRule):
-                out.append(RuleCounter(rule.name, self._quiet_plies, rule.plies))
+                out.append(RuleCounter(rule.name, self._quiet_plies[rule.progress], rule.plies))
             else:
                 since = self._material_since[rule.name]
                 out.append(RuleCounter(rule.name, 0 if since is None else self.ply - since, rule.plies))
@@ -126,7 +139,7 @@ class Game:
         reason: EndReason | None = None
         if not own:
             reason = EndReason.NO_PIECES
-        elif not pos.legal_moves():
+        elif not self.legal_moves():
             reason = EndReason.NO_LEGAL_MOVES
         if reason is not None:
             winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent

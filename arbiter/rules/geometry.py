@@ -1,8 +1,9 @@
 """Board geometry: square numbering, the bit layout of bitboards, and direction tables.
 
 Bitboards are Python integers. Every cell of the full grid (light squares too) has a bit at
-``row * stride + col`` with ``stride = width + 1``: the extra ghost column means a step that would
+``row * stride + col`` with ``stride = width + padding``: the extra ghost columns mean a step that would
 wrap around the edge lands on a bit that is never playable, so whole-board shifts need only one mask.
+One ghost column is enough for one-cell steps; Frisian's two-cell orthogonal jumps need two.
 Row 0 is the top of the board as drawn from White's side; White moves up (towards row 0).
 """
 
@@ -79,6 +80,7 @@ class Geometry:
     height: int
     all_squares: bool = False
     dark_parity: int = 1
+    padding: int = 1  # ghost columns; 2 where pieces jump two cells along a row (Frisian)
     stride: int = field(init=False, compare=False)
     square_bits: tuple[int, ...] = field(
         init=False, repr=False, compare=False
@@ -87,7 +89,7 @@ class Geometry:
     mask: int = field(init=False, repr=False, compare=False)  # every playable bit
 
     def __post_init__(self) -> None:
-        stride = self.width + 1
+        stride = self.width + self.padding
         bits: list[int] = [-1]
         for row in range(self.height):
             for col in range(self.width):
@@ -100,6 +102,20 @@ class Geometry:
         for b in bits[1:]:
             mask |= 1 << b
         object.__setattr__(self, "mask", mask)
+
+    def algebraic(self, square: int) -> str:
+        """The square's name in algebraic notation: file letter from White's left, rank from White's side."""
+        row, col = self.row_col(square)
+        return f"{chr(ord('a') + col)}{self.height - row}"
+
+    def square_from_algebraic(self, name: str) -> int | None:
+        """The square named ``c3`` etc., or None when the name is not a playable square of this board."""
+        text = name.strip().lower()
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+            return None
+        col = ord(text[0]) - ord("a")
+        row = self.height - int(text[1:])
+        return self.square_at(row, col)
 
     @property
     def square_count(self) -> int:

@@ -10,11 +10,13 @@ Two capture sequences with the same start, end and captured set are one move.
 from __future__ import annotations
 
 from arbiter.rules.geometry import Color, absolute_step
-from arbiter.rules.variant import CaptureChoice, CaptureSequence, CrowningInCapture, Variant
+from arbiter.rules.variant import CaptureChoice, CaptureRemoval, CaptureSequence, CrowningInCapture, Variant
 
 RawMove = tuple[int, int, int, bool, tuple[int, ...]]
 # A capture sequence as the search finds it: path, captured bit indices in order, captured mask, crowned.
 _Found = tuple[tuple[int, ...], tuple[int, ...], int, bool]
+# A line from a square: the direction's bit offset, then the bit indices along it, nearest first.
+_Ray = tuple[int, tuple[int, ...]]
 
 
 def _shift(bb: int, offset: int) -> int:
@@ -33,6 +35,8 @@ class MoveGenerator:
         self.crowning = variant.crowning_in_capture
         self.men_capture_kings = variant.men_capture_kings
         self.capture_filter = variant.capture_filter
+        self.immediate_removal = variant.capture_removal is CaptureRemoval.IMMEDIATE
+        self.no_reversal = variant.no_reversal
         ortho_span = 1 if g.all_squares else 2
         bits = g.square_bits[1:]
         # Promotion rows: White crowns on the top row, Black on the bottom row.
@@ -41,11 +45,12 @@ class MoveGenerator:
         def offsets(dirs: tuple[str, ...], color: Color) -> tuple[int, ...]:
             return tuple(g.offset(absolute_step(d, color, ortho_span)) for d in dirs)
 
-        def rays(dirs: tuple[str, ...], color: Color) -> dict[int, tuple[tuple[int, ...], ...]]:
+        def rays(dirs: tuple[str, ...], color: Color, min_length: int = 1) -> dict[int, tuple[_Ray, ...]]:
+            # Each ray carries its direction (the bit offset of one step) so a turn back can be spotted.
             steps = [absolute_step(d, color, ortho_span) for d in dirs]
-            table: dict[int, tuple[tuple[int, ...], ...]] = {}
+            table: dict[int, tuple[_Ray, ...]] = {}
             for b in bits:
-                table[b] = tuple(r for r in (g.ray(b, s) for s in steps) if r)
+                table[b] = tuple((g.offset(s), r) for s in steps if len(r := g.ray(b, s)) >= min_length)
             return table
 
         self.man_step_offsets = (
@@ -65,11 +70,12 @@ class MoveGenerator:
         self.king_capture_offsets = offsets(variant.king_captures, Color.WHITE)
         self.king_capture_up = tuple(-o for o in self.king_capture_offsets if o < 0)
         self.king_capture_down = tuple(o for o in self.king_capture_offsets if o > 0)
+        # A capture needs a piece to jump and a square beyond it: shorter lines never capture.
         self.man_capture_rays = (
-            rays(variant.man_captures, Color.WHITE),
-            rays(variant.man_captures, Color.BLACK),
+            rays(variant.man_captures, Color.WHITE, 2),
+            rays(variant.man_captures, Color.BLACK, 2),
         )
-        self.king_capture_rays = rays(variant.king_captures, Color.WHITE)
+        self.king_capture_rays = rays(variant.king_captures, Color.WHITE, 2)
         self.king_step_rays = rays(variant.king_steps, Color.WHITE)
         self.fill_steps = max(g.width, g.height)
 
@@ -167,22 +173,33 @@ class MoveGenerator:
     ) -> None:
         """Depth-first search of every maximal capture sequence of one piece.
 
-        Captured pieces stay on the board (``occ``) until the move ends, so they block and cannot be
-        jumped twice.
+        Captured pieces normally stay on the board (``occ``) until the move ends, so they block and
+        cannot be jumped twice; with immediate removal (Turkish) they leave the board as they are jumped.
         """
         flying = self.flying
-        crowning = self.crowning
         promotion = self.promotion[turn]
         man_rays = self.man_capture_rays[turn]
         king_rays = self.king_capture_rays
         man_prey = opp if self.men_capture_kings else opp & ~kings
-        ends_move = crowning is CrowningInCapture.ENDS_MOVE
-        continues = crowning is CrowningInCapture.CONTINUES_AS_KING
+        ends_move = self.crowning is CrowningInCapture.ENDS_MOVE
+        continues = self.crowning is CrowningInCapture.CONTINUES_AS_KING
+        immediate = self.immediate_removal
+        no_reversal = self.no_reversal
 
-        def search(sq: int, king: bool, taken: int, path: tuple[int, ...], caps: tuple[int, ...]) -> None:
+        def search(
+            sq: int,
+            king: bool,
+            taken: int,
+            path: tuple[int, ...],
+            caps: tuple[int, ...],
+            occ: int,
+            banned: int,
+        ) -> None:
             extended = False
             if king and flying:
-                for ray in king_rays[sq]:
+                for direction, ray in king_rays[sq]:
+                    if direction == banned:
+                        continue
                     n = 0
                     length = len(ray)
                     while n < length and not (occ >> ray[n]) & 1:
@@ -194,34 +211,50 @@ class MoveGenerator:
                         continue
                     n += 1
                     vb = 1 << victim
-                    while n < length and not (occ >> ray[n]) & 1:
+                    after = occ & ~vb if immediate else occ
+                    back = -direction if no_reversal else 0
+                    first = len(out)
+                    segments: list[list[_Found]] = []
+                    depth = len(caps) + 1
+                    while n < length and not (after >> ray[n]) & 1:
                         extended = True
                         land = ray[n]
-                        search(land, True, taken | vb, path + (land,), caps + (victim,))
+                        mark = len(out)
+                        search(land, True, taken | vb, path + (land,), caps + (victim,), after, back)
+                        segments.append(out[mark:])
                         n += 1
+                    # A king must stop where it can capture again, if there is such a square.
+                    going_on = [seg for seg in segments if len(seg[0][1]) > depth]
+                    if going_on and len(going_on) < len(segments):
+                        del out[first:]
+                        for seg in going_on:
+                            out.extend(seg)
             else:
                 prey = opp if king else man_prey
-                for ray in king_rays[sq] if king else man_rays[sq]:
-                    if len(ray) < 2:
-                        continue
+                for direction, ray in king_rays[sq] if king else man_rays[sq]:
                     victim, land = ray[0], ray[1]
                     if not (prey >> victim) & 1 or (taken >> victim) & 1 or (occ >> land) & 1:
                         continue
+                    if direction == banned:
+                        continue
                     extended = True
-                    new_path, new_caps, new_taken = path + (land,), caps + (victim,), taken | (1 << victim)
+                    vb = 1 << victim
+                    new_path, new_caps, new_taken = path + (land,), caps + (victim,), taken | vb
+                    after = occ & ~vb if immediate else occ
+                    back = -direction if no_reversal else 0
                     if not king and (promotion >> land) & 1:
                         if ends_move:
                             out.append((new_path, new_caps, new_taken, True))
                             continue
                         if continues:
-                            search(land, True, new_taken, new_path, new_caps)
+                            search(land, True, new_taken, new_path, new_caps, after, back)
                             continue
-                    search(land, king, new_taken, new_path, new_caps)
+                    search(land, king, new_taken, new_path, new_caps, after, back)
             if not extended and caps:
                 crowned = (king and not is_king) or (not king and bool((promotion >> sq) & 1))
                 out.append((path, caps, taken, crowned))
 
-        search(start, is_king, 0, (start,), ())
+        search(start, is_king, 0, (start,), (), occ, 0)
 
     # ------------------------------------------------------------------ quiet moves
 
@@ -247,7 +280,7 @@ class MoveGenerator:
                     fb = k & -k
                     k ^= fb
                     f = fb.bit_length() - 1
-                    for ray in self.king_step_rays[f]:
+                    for _, ray in self.king_step_rays[f]:
                         for t in ray:
                             if (occ >> t) & 1:
                                 break

@@ -11,7 +11,7 @@ from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.draws import Material
 from arbiter.rules.geometry import Color
 from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw
-from arbiter.rules.variant import Variant
+from arbiter.rules.variant import Notation, Variant
 
 
 class Piece(StrEnum):
@@ -130,7 +130,7 @@ class Position:
 
     @classmethod
     def from_fen(cls, variant: Variant, text: str) -> Position:
-        setup = parse_fen(text, variant.square_count)
+        setup = parse_fen(text, variant.square_count, variant.geometry.square_from_algebraic)
         return cls._from_setup(variant, setup)
 
     @classmethod
@@ -202,7 +202,8 @@ class Position:
         )
 
     def fen(self) -> str:
-        return format_fen(self.setup())
+        algebraic = self.variant.notation is Notation.ALGEBRAIC
+        return format_fen(self.setup(), self.variant.square_name if algebraic else None)
 
     def hub(self) -> str:
         letters = [self.turn.letter]

@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING, Protocol
 
 from arbiter.rules.draws import DrawRule
 from arbiter.rules.geometry import Color, Geometry
+
+if TYPE_CHECKING:
+    from arbiter.rules.position import Move, Position
 
 
 class CaptureChoice(StrEnum):
@@ -19,6 +23,16 @@ class CrowningInCapture(StrEnum):
     ENDS_MOVE = "ends-move"  # English: a man reaching the back row is crowned and the move ends
     PASSES_THROUGH = "passes-through"  # international: crowned only if the capture ends there
     CONTINUES_AS_KING = "continues-as-king"  # Russian: crowned at once, goes on capturing as a king
+
+
+class CaptureRemoval(StrEnum):
+    AFTER_MOVE = "after-move"  # jumped pieces stay as blockers until the move ends
+    IMMEDIATE = "immediate"  # Turkish: each piece leaves the board as it is jumped
+
+
+class Notation(StrEnum):
+    NUMERIC = "numeric"  # squares 1..N
+    ALGEBRAIC = "algebraic"  # a1..h8, as Russian, Brazilian and Turkish files write them
 
 
 class NoMoveOutcome(StrEnum):
@@ -38,6 +52,21 @@ class CaptureSequence:
 
 
 CaptureFilter = Callable[[Sequence[CaptureSequence]], Sequence[CaptureSequence]]
+
+
+class MoveHistory(Protocol):
+    """What a history rule may look at: the moves so far and the position each one was played from."""
+
+    @property
+    def moves(self) -> Sequence[Move]: ...
+
+    @property
+    def positions(self) -> Sequence[Position]: ...
+
+
+# A rule that depends on earlier moves, not just the position (Frisian's king-move limit): it gets the
+# game so far and the position's legal moves, and returns those still allowed.
+HistoryFilter = Callable[[MoveHistory, list["Move"]], list["Move"]]
 
 
 @dataclass(frozen=True)
@@ -64,6 +93,12 @@ class Variant:
     crowning_in_capture: CrowningInCapture
     draw_rules: tuple[DrawRule, ...]
     men_capture_kings: bool = True
+    capture_removal: CaptureRemoval = CaptureRemoval.AFTER_MOVE
+    no_reversal: bool = False  # Turkish: no 180-degree turn between two jumps
+    empty_back_rows: int = 0  # Turkish: the men start one row in from each edge
+    notation: Notation = Notation.NUMERIC
+    history_filter: HistoryFilter | None = field(default=None, compare=False)
+    options: tuple[str, ...] = ()  # the named rule options applied, e.g. ("iyt-draws",)
     no_move_outcome: NoMoveOutcome = NoMoveOutcome.LOSS
     pdn_gametype: int | None = None
     hub_name: str | None = None
@@ -73,11 +108,29 @@ class Variant:
     def square_count(self) -> int:
         return self.geometry.square_count
 
+    def square_name(self, square: int) -> str:
+        """How notation writes a square: its number, or ``c3`` on boards read algebraically."""
+        if self.notation is Notation.ALGEBRAIC:
+            return self.geometry.algebraic(square)
+        return str(square)
+
+    def parse_square(self, text: str) -> int | None:
+        """A square written as a number or, on any board, algebraically; None if it is not on the board."""
+        token = text.strip()
+        if token.isdigit():
+            n = int(token)
+            return n if 1 <= n <= self.square_count else None
+        return self.geometry.square_from_algebraic(token)
+
     def start_fen(self) -> str:
         """The start position as PDN FEN: men on the first ``rows_of_men`` rows of each side."""
         g = self.geometry
-        black = g.squares_of(g.rows_mask(range(self.rows_of_men)))
-        white = g.squares_of(g.rows_mask(range(g.height - self.rows_of_men, g.height)))
+        first, last = self.empty_back_rows, self.empty_back_rows + self.rows_of_men
+        black = g.squares_of(g.rows_mask(range(first, last)))
+        white = g.squares_of(g.rows_mask(range(g.height - last, g.height - first)))
+        if self.notation is Notation.ALGEBRAIC:
+            names = [",".join(self.square_name(n) for n in side) for side in (white, black)]
+            return f"{self.first_to_move.letter}:W{names[0]}:B{names[1]}"
         return f"{self.first_to_move.letter}:W{_ranges(white)}:B{_ranges(black)}"
 
 

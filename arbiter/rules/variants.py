@@ -1,21 +1,122 @@
-"""The variants the rules core knows, by id."""
+"""The variants the rules core knows, by id, and their named rule options.
+
+Every variant is a ``Variant`` description; only Italian and Frisian capture priorities and Frisian's
+king-move limit need hooks. Where the rule books disagree (``VARIANTS.md`` marks them "unsure"), the
+default is built in and the other reading is a named option: ``get_variant("turkish+crown-continues")``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
 from arbiter.rules.draws import (
+    Material,
     MaterialRule,
     NoProgressRule,
+    Progress,
     Repetition,
     international_five_move,
     international_sixteen_move,
+    lone_king_against,
+    lone_king_against_kings,
+    one_piece_each,
 )
-from arbiter.rules.geometry import DIAGONALS, FORWARD_DIAGONALS, Color, Geometry
-from arbiter.rules.variant import CaptureChoice, CrowningInCapture, Variant
+from arbiter.rules.geometry import DIAGONALS, FORWARD_DIAGONALS, ORTHOGONALS, Color, Geometry
+from arbiter.rules.position import Move
+from arbiter.rules.variant import (
+    CaptureChoice,
+    CaptureRemoval,
+    CaptureSequence,
+    CrowningInCapture,
+    MoveHistory,
+    NoMoveOutcome,
+    Notation,
+    Variant,
+)
 
 
 class UnknownVariantError(ValueError):
     pass
 
+
+# ---------------------------------------------------------------------------------------- hooks
+
+
+def italian_priorities(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
+    """Italian capture priorities after "most pieces": capture with a king; most kings; a king earliest."""
+    chosen = list(sequences)
+    if any(s.by_king for s in chosen):
+        chosen = [s for s in chosen if s.by_king]
+    most_kings = max(sum(s.kings_captured) for s in chosen)
+    chosen = [s for s in chosen if sum(s.kings_captured) == most_kings]
+
+    def first_king(s: CaptureSequence) -> int:
+        return next((i for i, king in enumerate(s.kings_captured) if king), len(s.kings_captured))
+
+    earliest = min(first_king(s) for s in chosen)
+    return [s for s in chosen if first_king(s) == earliest]
+
+
+def frisian_value(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
+    """Frisian: take the most value (a king is worth a man and a half); at equal value a king must capture."""
+
+    def value(s: CaptureSequence) -> int:
+        return sum(3 if king else 2 for king in s.kings_captured)  # in half-men
+
+    best = max(value(s) for s in sequences)
+    chosen = [s for s in sequences if value(s) == best]
+    if any(s.by_king for s in chosen):
+        chosen = [s for s in chosen if s.by_king]
+    return chosen
+
+
+def frisian_king_limit(game: MoveHistory, moves: list[Move]) -> list[Move]:
+    """Frisian: one king may not make more than three non-capturing moves in a row while its side has men."""
+    history = game.moves
+    if len(history) < 6 or not moves or moves[0].is_capture:
+        return moves
+    position = game.positions[-1]
+    own = position.white if position.turn is Color.WHITE else position.black
+    if not own & ~position.kings:
+        return moves  # only kings: the limit does not apply
+    mine = [history[-6], history[-4], history[-2]]
+    before = [game.positions[-7], game.positions[-5], game.positions[-3]]
+    same_king = all(
+        not m.is_capture and (p.kings >> p.variant.geometry.square_bits[m.start]) & 1
+        for m, p in zip(mine, before, strict=True)
+    ) and (mine[0].end == mine[1].start and mine[1].end == mine[2].start)
+    if not same_king:
+        return moves
+    return [m for m in moves if m.start != mine[2].end]
+
+
+def _two_kings_against_one(material: Material) -> bool:
+    return lone_king_against_kings(material, 2)
+
+
+def _three_kings_against_one(material: Material) -> bool:
+    return lone_king_against_kings(material, 3)
+
+
+def _three_or_more_kings_against_one(material: Material) -> bool:
+    return lone_king_against_kings(material, 3, at_least=True)
+
+
+def _lone_king_against_two(material: Material) -> bool:
+    return lone_king_against(material, 2)
+
+
+# ---------------------------------------------------------------------------------------- variants
+
+ENGLISH_DRAWS = (Repetition(), NoProgressRule("40-move rule", 80))
+IYT_DRAWS = (Repetition(), NoProgressRule("50-move rule", 100, Progress.CAPTURE_OR_CROWNING))
+RUSSIAN_DRAWS = (
+    Repetition(),
+    NoProgressRule("15-move rule", 30),
+    MaterialRule("15-move rule, three kings against one", 30, _three_or_more_kings_against_one),
+    MaterialRule("5-move rule", 10, _lone_king_against_two),
+)
 
 ENGLISH = Variant(
     id="english",
@@ -31,7 +132,7 @@ ENGLISH = Variant(
     flying_kings=False,
     capture_choice=CaptureChoice.FREE,
     crowning_in_capture=CrowningInCapture.ENDS_MOVE,
-    draw_rules=(Repetition(), NoProgressRule("40-move rule", 80)),
+    draw_rules=ENGLISH_DRAWS,
     pdn_gametype=21,
     hub_name="english",
 )
@@ -60,14 +161,241 @@ INTERNATIONAL = Variant(
     hub_name="normal",
 )
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (ENGLISH, INTERNATIONAL)}
+ANTI = replace(
+    ENGLISH,
+    id="anti",
+    title="Anti-checkers (It's Your Turn)",
+    summary="English rules; you win by losing all your pieces or having no legal move",
+    no_move_outcome=NoMoveOutcome.WIN,
+    pdn_gametype=None,
+    hub_name="anti",
+)
+
+SPARSE = replace(
+    ENGLISH,
+    id="sparse",
+    title="Sparse checkers (It's Your Turn)",
+    summary="English rules on a 10x10 board with 15 men each",
+    geometry=Geometry(10, 10),
+    rows_of_men=3,
+    pdn_gametype=None,
+    hub_name="sparse",
+)
+
+CROWDED = replace(
+    SPARSE,
+    id="crowded",
+    title="Crowded checkers (It's Your Turn)",
+    summary="English rules on a 10x10 board with 20 men each",
+    rows_of_men=4,
+    hub_name="crowded",
+)
+
+RUSSIAN = Variant(
+    id="russian",
+    title="Russian draughts (shashki)",
+    summary="8x8, flying kings, free choice of capture, a man crowned mid-capture goes on as a king",
+    geometry=Geometry(8, 8),
+    first_to_move=Color.WHITE,
+    rows_of_men=3,
+    man_steps=FORWARD_DIAGONALS,
+    man_captures=DIAGONALS,
+    king_steps=DIAGONALS,
+    king_captures=DIAGONALS,
+    flying_kings=True,
+    capture_choice=CaptureChoice.FREE,
+    crowning_in_capture=CrowningInCapture.CONTINUES_AS_KING,
+    draw_rules=RUSSIAN_DRAWS,
+    notation=Notation.ALGEBRAIC,
+    pdn_gametype=25,
+    hub_name="russian",
+)
+
+BRAZILIAN = replace(
+    INTERNATIONAL,
+    id="brazilian",
+    title="Brazilian draughts",
+    summary="International rules on the 8x8 board",
+    geometry=Geometry(8, 8),
+    rows_of_men=3,
+    draw_rules=RUSSIAN_DRAWS,
+    notation=Notation.ALGEBRAIC,
+    pdn_gametype=26,
+    hub_name="brazilian",
+)
+
+CANADIAN = replace(
+    INTERNATIONAL,
+    id="canadian",
+    title="Canadian draughts",
+    summary="International rules on a 12x12 board with 30 men each",
+    geometry=Geometry(12, 12),
+    rows_of_men=5,
+    draw_rules=(Repetition(), MaterialRule("16-move rule", 32, _three_kings_against_one)),
+    pdn_gametype=27,
+    hub_name="canadian",
+)
+
+ITALIAN = Variant(
+    id="italian",
+    title="Italian draughts",
+    summary="8x8 turned, short kings, men may not capture kings, four capture priorities",
+    geometry=Geometry(8, 8, dark_parity=0),
+    first_to_move=Color.WHITE,
+    rows_of_men=3,
+    man_steps=FORWARD_DIAGONALS,
+    man_captures=FORWARD_DIAGONALS,
+    king_steps=DIAGONALS,
+    king_captures=DIAGONALS,
+    flying_kings=False,
+    capture_choice=CaptureChoice.MAJORITY,
+    crowning_in_capture=CrowningInCapture.ENDS_MOVE,
+    draw_rules=(Repetition(),),
+    men_capture_kings=False,
+    capture_filter=italian_priorities,
+    pdn_gametype=22,
+    hub_name="italian",
+)
+
+POOL = Variant(
+    id="pool",
+    title="Pool checkers",
+    summary="8x8, flying kings, men capture backward, free choice, crowned only where a capture ends",
+    geometry=Geometry(8, 8),
+    first_to_move=Color.BLACK,
+    rows_of_men=3,
+    man_steps=FORWARD_DIAGONALS,
+    man_captures=DIAGONALS,
+    king_steps=DIAGONALS,
+    king_captures=DIAGONALS,
+    flying_kings=True,
+    capture_choice=CaptureChoice.FREE,
+    crowning_in_capture=CrowningInCapture.PASSES_THROUGH,
+    draw_rules=(Repetition(), MaterialRule("13-move rule", 26, _three_kings_against_one)),
+    pdn_gametype=23,
+    hub_name="pool",
+)
+
+TURKISH = Variant(
+    id="turkish",
+    title="Turkish draughts (dama)",
+    summary="all 64 squares, orthogonal moves, flying kings, majority capture, pieces removed as jumped",
+    geometry=Geometry(8, 8, all_squares=True),
+    first_to_move=Color.WHITE,
+    rows_of_men=2,
+    empty_back_rows=1,
+    man_steps=("f", "l", "r"),
+    man_captures=("f", "l", "r"),
+    king_steps=ORTHOGONALS,
+    king_captures=ORTHOGONALS,
+    flying_kings=True,
+    capture_choice=CaptureChoice.MAJORITY,
+    crowning_in_capture=CrowningInCapture.PASSES_THROUGH,
+    capture_removal=CaptureRemoval.IMMEDIATE,
+    no_reversal=True,
+    draw_rules=(Repetition(), MaterialRule("one piece against one", 0, one_piece_each)),
+    notation=Notation.ALGEBRAIC,
+    pdn_gametype=30,
+    hub_name="turkish",
+)
+
+FRISIAN = Variant(
+    id="frisian",
+    title="Frisian draughts",
+    summary="10x10, captures in eight directions, the most valuable capture is compulsory, king-move limit",
+    geometry=Geometry(10, 10, padding=2),
+    first_to_move=Color.WHITE,
+    rows_of_men=4,
+    man_steps=FORWARD_DIAGONALS,
+    man_captures=DIAGONALS + ORTHOGONALS,
+    king_steps=DIAGONALS,
+    king_captures=DIAGONALS + ORTHOGONALS,
+    flying_kings=True,
+    capture_choice=CaptureChoice.FREE,
+    crowning_in_capture=CrowningInCapture.PASSES_THROUGH,
+    draw_rules=(MaterialRule("7-move rule", 14, _two_kings_against_one),),
+    capture_filter=frisian_value,
+    history_filter=frisian_king_limit,
+    pdn_gametype=40,
+    hub_name="frisian",
+)
+
+ANTIDRAUGHTS = replace(
+    INTERNATIONAL,
+    id="antidraughts",
+    title="Antidraughts",
+    summary="International rules; the player who cannot move wins",
+    no_move_outcome=NoMoveOutcome.WIN,
+    draw_rules=(Repetition(),),
+    pdn_gametype=None,
+    hub_name="losing",
+)
+
+VARIANTS: dict[str, Variant] = {
+    v.id: v
+    for v in (
+        ENGLISH,
+        INTERNATIONAL,
+        RUSSIAN,
+        BRAZILIAN,
+        ITALIAN,
+        CANADIAN,
+        TURKISH,
+        POOL,
+        FRISIAN,
+        ANTIDRAUGHTS,
+        ANTI,
+        SPARSE,
+        CROWDED,
+    )
+}
+
+# Named rule options: where the sources disagree, the other reading, as a change to the description.
+_ENGLISH_RULES = ("english", "anti", "sparse", "crowded")
+OPTIONS: dict[str, tuple[tuple[str, ...], str, Callable[[Variant], Variant]]] = {
+    "iyt-draws": (
+        _ENGLISH_RULES,
+        "It's Your Turn house draws: 50 moves each without capture or crowning; threefold repetition",
+        lambda v: replace(v, draw_rules=IYT_DRAWS),
+    ),
+    "crown-continues": (
+        ("turkish",),
+        "a man reaching the back row mid-capture is crowned at once and goes on as a king",
+        lambda v: replace(v, crowning_in_capture=CrowningInCapture.CONTINUES_AS_KING),
+    ),
+    "no-one-against-one-draw": (
+        ("turkish",),
+        "one piece against one is played out instead of drawn at once",
+        lambda v: replace(v, draw_rules=(Repetition(),)),
+    ),
+    "no-endgame-rules": (
+        ("brazilian",),
+        "only threefold repetition draws (no Russian endgame counts)",
+        lambda v: replace(v, draw_rules=(Repetition(),)),
+    ),
+    "no-13-move-rule": (
+        ("pool",),
+        "three kings against one are played out",
+        lambda v: replace(v, draw_rules=(Repetition(),)),
+    ),
+}
 
 
 def get_variant(name: str) -> Variant:
-    """The variant with this id (case-insensitive); a clear error lists the known ones."""
-    key = name.strip().lower()
+    """The variant with this id (case-insensitive), with any ``+option`` applied; errors list the choices."""
+    base, *options = [part.strip() for part in name.strip().lower().split("+")]
     try:
-        return VARIANTS[key]
+        variant = VARIANTS[base]
     except KeyError:
-        known = ", ".join(sorted(VARIANTS))
+        known = ", ".join(VARIANTS)
         raise UnknownVariantError(f"unknown variant {name!r}; known variants: {known}") from None
+    for option in options:
+        if option not in OPTIONS or base not in OPTIONS[option][0]:
+            valid = [o for o, (ids, _, _) in OPTIONS.items() if base in ids]
+            raise UnknownVariantError(
+                f"unknown option {option!r} for {base}; options: {', '.join(valid) or 'none'}"
+            )
+        variant = OPTIONS[option][2](variant)
+    if options:
+        variant = replace(variant, id="+".join([base, *options]), options=tuple(options))
+    return variant

@@ -33,7 +33,8 @@ def test_fen_reads_kings_ranges_either_colour_first_and_a_trailing_period() -> N
         ("X:W21:B1", "side to move"),
         ("B:W21:B33", "square 33 is off the board"),
         ("B:W21:B1,1", "given twice"),
-        ("B:W21:Bq", "not a square number"),
+        ("B:W21:Bq", "not a square"),
+        ("B:W21:B5x", "not a square number or range"),
         ("B:W21:W22", "listed twice"),
         ("B:W12-3:B1", "runs backwards"),
     ],
@@ -95,8 +96,10 @@ def test_move_text_off_the_board_or_garbled_is_an_error() -> None:
     start = Position.start(ENGLISH)
     with pytest.raises(MoveTextError, match="off the board"):
         parse_pdn(start, "11-45")
-    with pytest.raises(MoveTextError, match="not move text"):
+    with pytest.raises(MoveTextError, match="'eleven' is not a square of the english board"):
         parse_pdn(start, "eleven-fifteen")
+    with pytest.raises(MoveTextError, match="not move text"):
+        parse_pdn(start, "11-15!")
 
 
 def test_hub_move_text_lists_captured_squares() -> None:
