@@ -49,5 +49,28 @@ def perft_command(
         typer.echo(f"depth {d:>2}  {count:>14,}  {elapsed:8.3f} s  {rate}")
 
 
+def variants_command() -> None:
+    """List every variant with its board, who moves first, its start position and its rule options."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from arbiter.rules import VARIANTS
+    from arbiter.rules.variants import OPTIONS
+
+    table = Table(title="Variants", show_lines=False)
+    for column in ("id", "board", "first", "rules", "start FEN"):
+        table.add_column(column, overflow="fold")
+    for v in VARIANTS.values():
+        g = v.geometry
+        squares = "all squares" if g.all_squares else "dark squares"
+        options = [name for name, (ids, _, _) in OPTIONS.items() if v.id in ids]
+        rules = v.summary + (f" (options: {', '.join('+' + o for o in options)})" if options else "")
+        table.add_row(
+            v.id, f"{g.width}x{g.height}, {squares}", v.first_to_move.name.lower(), rules, v.start_fen()
+        )
+    Console().print(table)
+
+
 def register(app: typer.Typer) -> None:
     app.command("perft")(perft_command)
+    app.command("variants")(variants_command)

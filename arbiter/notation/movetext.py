@@ -53,12 +53,21 @@ def parse_pdn(position: Position, text: str) -> Move:
     moves = position.legal_moves()
     matches = [m for m in moves if m.start == squares[0] and m.end == squares[-1]]
     if len(squares) > 2:
-        matches = [m for m in matches if _is_subsequence(squares[1:-1], m.path[1:-1])]
+        # The squares between may follow any of the paths that make up a move, not just the one kept.
+        matches = [
+            m
+            for m in matches
+            if any(_is_subsequence(squares[1:-1], path[1:-1]) for path in position.capture_paths(m))
+        ]
     if not matches:
         raise MoveTextError(
             f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
         )
     if len(matches) > 1:
+        # A text that spells one move's whole path names that move (15x8 beside 15x22x31x24x15x8).
+        exact = [m for m in matches if tuple(squares) in position.capture_paths(m)]
+        if len(exact) == 1:
+            return exact[0]
         options = ", ".join(sorted(format_pdn(position, m, full_path=True) for m in matches))
         raise MoveTextError(f"{text!r} is ambiguous in {position.fen()}: it matches {options}")
     return matches[0]

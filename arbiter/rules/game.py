@@ -45,6 +45,7 @@ class RuleCounter:
     rule: str
     count: int
     limit: int
+    running: bool = True  # False while a material rule's situation does not hold
 
 
 class Game:
@@ -129,7 +130,10 @@ class Game:
                 out.append(RuleCounter(rule.name, self._quiet_plies[rule.progress], rule.plies))
             else:
                 since = self._material_since[rule.name]
-                out.append(RuleCounter(rule.name, 0 if since is None else self.ply - since, rule.plies))
+                if since is None:
+                    out.append(RuleCounter(rule.name, 0, rule.plies, running=False))
+                else:
+                    out.append(RuleCounter(rule.name, self.ply - since, rule.plies))
         return out
 
     def _judge(self) -> GameEnd | None:
@@ -146,7 +150,7 @@ class Game:
             rule = "no pieces" if reason is EndReason.NO_PIECES else "no legal move"
             return GameEnd(winner, reason, rule, self.ply)
         for counter in self.counters():
-            if counter.count >= counter.limit:
+            if counter.running and counter.count >= counter.limit:
                 rule_obj = next(r for r in self.variant.draw_rules if r.name == counter.rule)
                 why = EndReason.REPETITION if isinstance(rule_obj, Repetition) else EndReason.MOVE_COUNT_RULE
                 return GameEnd(None, why, counter.rule, self.ply)

@@ -129,6 +129,20 @@ class MoveGenerator:
                 unique[key] = (1 << path[0], 1 << path[-1], taken, crowned, path)
         return list(unique.values())
 
+    def capture_paths(self, white: int, black: int, kings: int, turn: int, start: int) -> list[_Found]:
+        """Every capture sequence of the piece on bit ``start``, each path separately (not merged).
+
+        Notation may write any of the paths that make up one move; this lets a reader match them.
+        """
+        own, opp = (white, black) if turn == 0 else (black, white)
+        if not (own >> start) & 1:
+            return []
+        found: list[_Found] = []
+        self._capture_tree(
+            start, bool((kings >> start) & 1), turn, (white | black) & ~(1 << start), opp, kings, found
+        )
+        return found
+
     def _apply_filter(self, found: list[_Found], kings: int, turn: int, own: int) -> list[_Found]:
         """Run the variant's capture-priority hook on the sequences found."""
         assert self.capture_filter is not None

@@ -226,6 +226,22 @@ class Position:
         moves = self.legal_moves()
         return bool(moves) and moves[0].is_capture
 
+    def capture_paths(self, move: Move) -> list[tuple[int, ...]]:
+        """Every path (squares visited) by which ``move`` can be played; a capture may have several."""
+        if not move.is_capture:
+            return [move.path]
+        g = self.variant.geometry
+        gen = tables(self.variant).generator
+        found = gen.capture_paths(
+            self.white, self.black, self.kings, int(self.turn), g.square_bits[move.start]
+        )
+        paths = []
+        for path, _, taken, _ in found:
+            squares = tuple(g.bit_squares[i] for i in path)
+            if squares[-1] == move.end and frozenset(g.squares_of(taken)) == move.captured:
+                paths.append(squares)
+        return paths or [move.path]
+
     def _to_move(self, raw: RawMove) -> Move:
         squares = self.variant.geometry.bit_squares
         fb, tb, cm, crowns, path = raw

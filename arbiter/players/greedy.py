@@ -1,0 +1,58 @@
+"""The ``greedy`` engine: the move that leaves the best material balance, ties broken at random.
+
+It looks one move ahead only: own material minus the opponent's after its move, kings weighted as
+in the alpha-beta evaluation (where having no move wins, the fewest pieces count as best). Run it
+with ``python -m arbiter.players.greedy``; ``seed`` works as for ``random``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from arbiter.players.control import SearchControl
+from arbiter.players.evaluation import material_balance, piece_values, plays_to_lose
+from arbiter.players.hub_loop import run_player
+from arbiter.players.player import Decision, InfoSink, ParamSpec, ParamValue, Player, ThinkRequest
+from arbiter.players.random import SEED_PARAM, seeded_rng
+from arbiter.rules import Color, Move, Position
+
+
+def material_after(position: Position, move: Move) -> int:
+    """The mover's material minus the opponent's once ``move`` is played (higher is better for it)."""
+    after = position.play(move)
+    balance = material_balance(piece_values(position.variant), after.white, after.black, after.kings)
+    if position.turn is Color.BLACK:
+        balance = -balance
+    return -balance if plays_to_lose(position.variant) else balance
+
+
+def greedy_choices(position: Position) -> list[Move]:
+    """Every legal move that reaches the best material balance."""
+    scored = [(material_after(position, m), m) for m in position.legal_moves()]
+    best = max(score for score, _ in scored)
+    return [m for score, m in scored if score == best]
+
+
+class GreedyPlayer(Player):
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = seeded_rng(seed)
+
+    def params(self) -> list[ParamSpec]:
+        return [SEED_PARAM]
+
+    def set_param(self, name: str, value: ParamValue) -> None:
+        if name == "seed" and isinstance(value, int):
+            self.rng = seeded_rng(value)
+
+    def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
+        return Decision(self.rng.choice(greedy_choices(request.position)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_player(GreedyPlayer(), argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,118 @@
+"""Search levels (Hub's ``level`` command) and how much of the clock one move may use."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from arbiter.players.hub_text import HubLine
+
+# With no ``moves=`` to go, assume the game lasts about this many more moves of ours.
+DEFAULT_MOVES_TO_GO = 30
+# Part of the increment to spend on each move: the rest is a cushion for later.
+INCREMENT_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class Level:
+    """How long one search may run. Every limit that is set applies; ``infinite`` lifts the clock ones."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    move_time: float | None = None
+    time: float | None = None  # time left on the clock, seconds
+    moves: int | None = None  # moves to play before the clock gets more time
+    inc: float = 0.0  # seconds added to the clock for every move
+    infinite: bool = False
+
+    @property
+    def is_timed(self) -> bool:
+        return not self.infinite and (self.move_time is not None or self.time is not None)
+
+
+DEFAULT_LEVEL = Level(move_time=1.0)
+
+
+class LevelError(ValueError):
+    """A ``level`` line that cannot be read."""
+
+
+def _number(line: HubLine, key: str) -> float | None:
+    text = line.get(key)
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise LevelError(f"level {key}={text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise LevelError(f"level {key}={text!r} must be a number of 0 or more")
+    return value
+
+
+def _count(line: HubLine, key: str) -> int | None:
+    text = line.get(key)
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise LevelError(f"level {key}={text!r} is not a whole number") from None
+    if value < 0:
+        raise LevelError(f"level {key}={text!r} must be 0 or more")
+    return value
+
+
+def parse_level(line: HubLine) -> Level:
+    """The level a ``level`` line sets: ``depth=N``, ``nodes=N``, ``move-time=S``,
+    ``[moves=N] time=S [inc=S]`` or ``infinite``."""
+    level = Level(
+        depth=_count(line, "depth"),
+        nodes=_count(line, "nodes"),
+        move_time=_number(line, "move-time"),
+        time=_number(line, "time"),
+        moves=_count(line, "moves"),
+        inc=_number(line, "inc") or 0.0,
+        infinite=line.has_flag("infinite") or line.get("infinite") is not None,
+    )
+    if not (level.infinite or level.depth is not None or level.nodes is not None or level.is_timed):
+        raise LevelError(
+            "level names no limit: expected depth=N, nodes=N, move-time=S, "
+            "time=S [moves=N] [inc=S] or infinite"
+        )
+    return level
+
+
+@dataclass(frozen=True)
+class TimeBudget:
+    """Seconds from the start of a search: ``soft`` is when no new iteration should start, ``hard``
+    when the search must end. None means no limit from the clock."""
+
+    soft: float | None
+    hard: float | None
+
+
+def safety_margin(time_left: float) -> float:
+    """Time never spent from the clock: room for the process, the pipe and the arbiter's own overhead."""
+    return min(1.0, 0.02 + 0.05 * time_left)
+
+
+def time_budget(level: Level) -> TimeBudget:
+    if level.infinite:
+        return TimeBudget(None, None)
+    hard: float | None = None
+    soft: float | None = None
+    if level.move_time is not None:
+        # The arbiter measures from its side of the pipe, so stop a little before S.
+        hard = max(0.0, level.move_time - min(0.05, 0.1 * level.move_time))
+        soft = hard
+    if level.time is not None:
+        usable = max(0.0, level.time - safety_margin(level.time))
+        moves_to_go = level.moves if level.moves else DEFAULT_MOVES_TO_GO
+        target = min(usable, level.time / moves_to_go + INCREMENT_SHARE * level.inc)
+        clock_hard = min(usable, 2.5 * target)
+        # An iteration usually costs several times the previous one: don't start one past half the target.
+        clock_soft = 0.5 * target
+        hard = clock_hard if hard is None else min(hard, clock_hard)
+        soft = clock_soft if soft is None else min(soft, clock_soft)
+    return TimeBudget(soft, hard)

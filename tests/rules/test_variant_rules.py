@@ -1,0 +1,244 @@
+"""The rules that make each variant different, each pinned by a position or a short game."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.notation.movetext import format_pdn, parse_pdn
+from arbiter.rules import Color, EndReason, Game, Move, Position, get_variant
+from arbiter.rules.variants import OPTIONS, UnknownVariantError
+
+
+def moves_of(variant_id: str, fen: str) -> list[Move]:
+    return Position.from_fen(get_variant(variant_id), fen).legal_moves()
+
+
+def named(variant_id: str, fen: str) -> set[tuple[str, ...]]:
+    """Each legal move as the squares it visits, by name, plus its captured squares."""
+    position = Position.from_fen(get_variant(variant_id), fen)
+    name = position.variant.square_name
+    return {
+        tuple(name(s) for s in m.path) + ("x",) + tuple(sorted(name(c) for c in m.captured))
+        for m in position.legal_moves()
+    }
+
+
+def game_from(variant_id: str, fen: str) -> Game:
+    variant = get_variant(variant_id)
+    return Game(variant, Position.from_fen(variant, fen))
+
+
+# ---------------------------------------------------------------------------------------- Russian
+
+
+def test_russian_man_crowned_mid_capture_continues_as_king() -> None:
+    # b6:d8 crowns; the new king flies on over f6 and lands on g5 or h4.
+    assert named("russian", "W:Wb6:Bc7,f6") == {
+        ("b6", "d8", "g5", "x", "c7", "f6"),
+        ("b6", "d8", "h4", "x", "c7", "f6"),
+    }
+    assert all(m.crowns for m in moves_of("russian", "W:Wb6:Bc7,f6"))
+
+
+def test_brazilian_man_reaching_the_back_row_mid_capture_stays_a_man() -> None:
+    # The same position under Brazilian (international) rules: the man stops on d8 and is crowned there.
+    assert named("brazilian", "W:Wb6:Bc7,f6") == {("b6", "d8", "x", "c7")}
+
+
+def test_russian_has_free_choice_of_capture() -> None:
+    # White can take one piece with the man on a3 or two with the man on e3: both are legal.
+    moves = moves_of("russian", "W:Wa3,e3:Bb4,f4,f6")
+    assert sorted(len(m.captured) for m in moves) == [1, 2]
+
+
+def test_brazilian_majority_capture_is_forced() -> None:
+    moves = moves_of("brazilian", "W:Wa3,e3:Bb4,f4,f6")
+    assert [len(m.captured) for m in moves] == [2]
+
+
+def test_russian_king_must_land_where_it_can_capture_again() -> None:
+    # Black's king on e3 takes d4; of the squares beyond, only b6 lets it go on (over c7 to d8).
+    assert named("russian", "B:Wc7,d4,g3,h2,a1:Bf8,h8,g7,Ke3") == {("e3", "b6", "d8", "x", "c7", "d4")}
+
+
+def test_russian_squares_are_written_algebraically_with_colon_captures() -> None:
+    position = Position.from_fen(get_variant("russian"), "W:Wa3,e3:Bb4,f4,f6")
+    texts = {format_pdn(position, m) for m in position.legal_moves()}
+    assert texts == {"a3:c5", "e3:e7"}
+    assert parse_pdn(position, "e3xg5xe7") == parse_pdn(position, "e3:e7")
+
+
+# ---------------------------------------------------------------------------------------- Italian
+
+
+def test_italian_man_cannot_capture_king() -> None:
+    assert {(m.start, m.end, m.captured) for m in moves_of("italian", "W:W22:BK18")} == {
+        (22, 19, frozenset())
+    }
+
+
+def test_italian_man_captures_a_man() -> None:
+    assert {(m.start, m.end) for m in moves_of("italian", "W:W22:B18")} == {(22, 13)}
+
+
+def test_italian_capture_with_a_king_comes_before_capture_with_a_man() -> None:
+    # The king on 30 and the man on 22 can each take one man: only the king may.
+    moves = moves_of("italian", "W:W22,K30:B18,26")
+    assert {m.start for m in moves} == {30}
+
+
+def test_italian_most_kings_captured_comes_next() -> None:
+    # The white king can take a man (26) or a king (27): it must take the king.
+    moves = moves_of("italian", "W:WK30:B26,K27")
+    assert [m.captured for m in moves] == [frozenset({27})]
+
+
+def test_italian_king_captured_earliest_comes_last() -> None:
+    # 15x6x13 takes the man on 11, then the king on 10; 15x24x31 takes the king on 20 first, then 28.
+    # Both take two pieces, one a king, with the king: meeting the king first decides.
+    moves = moves_of("italian", "W:WK15:B26,K10,11,K20,3,28")
+    assert [(m.path, m.captured) for m in moves] == [((15, 24, 31), frozenset({20, 28}))]
+
+
+# ---------------------------------------------------------------------------------------- Turkish
+
+
+def test_turkish_men_move_forward_and_sideways() -> None:
+    assert named("turkish", "W:Wd4:Ba8") == {("d4", "d5", "x"), ("d4", "c4", "x"), ("d4", "e4", "x")}
+
+
+def test_turkish_piece_removed_as_jumped() -> None:
+    # The king crosses c3 again after taking it: the piece left the board as it was jumped.
+    assert named("turkish", "W:WKc1:Bc3,e5,f4,b3") == {
+        ("c1", "c5", "f5", "f3", "a3", "x", "b3", "c3", "e5", "f4")
+    }
+
+
+def test_turkish_capture_may_not_turn_back_180_degrees() -> None:
+    # After taking d4 to the right, the king may not turn back to take b4 (and the other way round).
+    moves = moves_of("turkish", "W:WKc4:Bd4,b4")
+    assert max(len(m.captured) for m in moves) == 1
+
+
+def test_turkish_majority_counts_a_king_as_a_man() -> None:
+    moves = moves_of("turkish", "W:Wd4,h2:BKd5,h3,h5")
+    assert [len(m.captured) for m in moves] == [2]
+
+
+def test_turkish_one_piece_against_one_is_a_draw_by_default() -> None:
+    game = game_from("turkish", "W:Wd4:Bd8")
+    assert game.end is not None and game.end.rule == "one piece against one"
+    assert game_from("turkish+no-one-against-one-draw", "W:Wd4:Bd8").end is None
+
+
+# ---------------------------------------------------------------------------------------- Frisian
+
+
+def test_frisian_man_captures_orthogonally() -> None:
+    assert {(m.start, m.end, m.captured) for m in moves_of("frisian", "W:W33:B23")} == {
+        (33, 13, frozenset({23}))
+    }
+
+
+def test_frisian_two_men_outweigh_a_king() -> None:
+    # The man on 40 can take the king on 30, or the men on 44 and 48: two men are worth more.
+    moves = moves_of("frisian", "W:W40,42:B44,4,K30,48")
+    assert [m.captured for m in moves] == [frozenset({44, 48})]
+
+
+def test_frisian_a_king_and_a_man_outweigh_two_men() -> None:
+    # Man 32 can take 19 and the king on 28 (worth 2.5 men); man 34 only 19 and 29 (2 men).
+    moves = moves_of("frisian", "W:W32,34:BK28,29,19")
+    assert [(m.start, m.captured) for m in moves] == [(32, frozenset({19, 28}))]
+
+
+def test_frisian_a_king_outweighs_a_man() -> None:
+    moves = moves_of("frisian", "W:W32,34:BK27,30")
+    assert {m.captured for m in moves} == {frozenset({27})}
+
+
+def test_frisian_king_must_capture_at_equal_value() -> None:
+    # The king on 15 and the man on 48 can each take one man: the king must.
+    moves = moves_of("frisian", "W:WK15,48:B42,30")
+    assert [(m.start, m.captured) for m in moves] == [(15, frozenset({42}))]
+
+
+def test_frisian_king_may_not_make_a_fourth_quiet_move_in_a_row() -> None:
+    # White's king goes 1-6-1-6; with a man still on the board it may not move a fourth time.
+    game = game_from("frisian", "W:WK1,9:BK35,22")
+    for text in ["1-6", "22-27", "6-1", "27-32", "1-6", "32-38"]:
+        game.play(parse_pdn(game.position, text))
+    assert {(m.start, m.end) for m in game.legal_moves()} == {(9, 3), (9, 4)}
+    with pytest.raises(ValueError, match="earlier moves"):
+        game.play(parse_pdn(game.position, "6-1"))
+
+
+def test_frisian_king_limit_does_not_apply_with_only_kings() -> None:
+    game = game_from("frisian", "W:WK1:BK35,22")
+    for text in ["1-6", "22-27", "6-1", "27-32", "1-6", "32-38"]:
+        game.play(parse_pdn(game.position, text))
+    assert any(m.start == 6 for m in game.legal_moves())
+
+
+# ---------------------------------------------------------------------------------------- losing games
+
+
+def test_antidraughts_player_who_cannot_move_wins() -> None:
+    game = game_from("antidraughts", "W:W46:B41,37")  # White's man on 46 is blocked
+    assert game.end is not None
+    assert game.end.reason is EndReason.NO_LEGAL_MOVES
+    assert game.end.winner is Color.WHITE
+
+
+def test_anti_losing_all_pieces_wins() -> None:
+    game = game_from("anti", "B:W14:B10")
+    game.play(parse_pdn(game.position, "10x17"))
+    assert game.end is not None and game.end.reason is EndReason.NO_PIECES
+    assert game.end.winner is Color.WHITE
+
+
+# ---------------------------------------------------------------------------------------- pool and boards
+
+
+def test_pool_man_passes_through_the_back_row_and_has_free_choice() -> None:
+    # Black's man on 22 takes 26, lands on 31 (the king row) and must jump back out over 27.
+    moves = moves_of("pool", "B:W26,27:B22")
+    assert {(m.start, m.end, m.crowns) for m in moves} == {(22, 24, False)}
+
+
+def test_boards_and_men_of_every_variant() -> None:
+    counts = {
+        "english": (32, 12),
+        "international": (50, 20),
+        "russian": (32, 12),
+        "brazilian": (32, 12),
+        "italian": (32, 12),
+        "canadian": (72, 30),
+        "turkish": (64, 16),
+        "pool": (32, 12),
+        "frisian": (50, 20),
+        "antidraughts": (50, 20),
+        "anti": (32, 12),
+        "sparse": (50, 15),
+        "crowded": (50, 20),
+    }
+    for variant_id, (squares, men) in counts.items():
+        start = Position.start(get_variant(variant_id))
+        material = start.material()
+        assert start.variant.square_count == squares, variant_id
+        assert material.white_men == material.black_men == men, variant_id
+        assert start.turn is start.variant.first_to_move
+
+
+def test_iyt_house_draw_rule_is_an_option_for_english_rules_games() -> None:
+    game = game_from("english+iyt-draws", "B:WK29,K32:BK1,K4")
+    assert [c.rule for c in game.counters()] == ["threefold repetition", "50-move rule"]
+    assert get_variant("sparse+iyt-draws").draw_rules == get_variant("english+iyt-draws").draw_rules
+
+
+def test_unknown_variant_or_option_lists_the_choices() -> None:
+    with pytest.raises(UnknownVariantError, match="known variants: english, international"):
+        get_variant("checkers")
+    with pytest.raises(UnknownVariantError, match="options: crown-continues, no-one-against-one-draw"):
+        get_variant("turkish+flying-men")
+    assert set(OPTIONS) >= {"iyt-draws", "crown-continues", "no-endgame-rules", "no-13-move-rule"}
