@@ -17,6 +17,11 @@ app = typer.Typer(
 # Each module under arbiter.commands adds its own commands; listing them here keeps the order of --help.
 COMMAND_MODULES = [
     "arbiter.commands.rules",
+    "arbiter.commands.engine",
+    "arbiter.commands.play",
+    "arbiter.commands.standings",
+    "arbiter.commands.pdn",
+    "arbiter.commands.report",
 ]
 
 

@@ -1,0 +1,130 @@
+"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules.
+
+Typical use by the referee::
+
+    engine = create_engine(config, stderr_log=path)
+    await engine.open(variant="english")        # start, handshake, set-param, init/ready
+    await engine.new_game()
+    result = await engine.search(position, moves, Clock(60, inc=1), timeout=61)
+    ...
+    await engine.quit()                          # never leaves a process behind
+    record(engine.faults)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
+from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
+from arbiter.engines.dxp import DxpEngine
+from arbiter.engines.faults import (
+    FAULT_KINDS,
+    BadMoveFormat,
+    Crashed,
+    EngineConfigError,
+    EngineFault,
+    EngineReportedError,
+    GameRefused,
+    Garbage,
+    HandshakeTimeout,
+    LineTooLong,
+    OutputFlood,
+    PingTimeout,
+    ProtocolError,
+    QuitTimeout,
+    ReadyTimeout,
+    SearchTimeout,
+    StartFailed,
+    StartupExit,
+    StderrFlood,
+    StopIgnored,
+    StrayProcesses,
+    Unresponsive,
+    VariantUnsupported,
+)
+from arbiter.engines.hub import HubEngine
+from arbiter.engines.level import Clock, Depth, Infinite, Level, MoveTime, Nodes
+from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, variant_setting
+from arbiter.engines.results import Info, SearchResult
+
+
+def create_engine(config: EngineConfig, *, stderr_log: Path | None = None) -> EngineClient:
+    """The client for ``config.protocol``; nothing is started yet."""
+    if config.protocol == "dxp":
+        return DxpEngine(config, stderr_log=stderr_log)
+    return HubEngine(config, stderr_log=stderr_log)
+
+
+async def probe_engine(
+    config: EngineConfig, variants: list[str], *, stderr_log: Path | None = None
+) -> EngineIdentity:
+    """Start the engine once and check its configuration against each variant, before any game.
+
+    Raises EngineConfigError / VariantUnsupported for configuration problems and EngineFault when the
+    engine misbehaves. The engine is always ended before this returns.
+    """
+    engine = create_engine(config, stderr_log=stderr_log)
+    try:
+        await engine.start()
+        identity = await engine.handshake()
+        if isinstance(engine, HubEngine):
+            checks: list[str | None] = list(variants) or [None]
+            for variant in checks:
+                resolve_settings(config.name, identity.params, config.params, variant, config.variant_names)
+        else:
+            for variant in variants:
+                await engine.configure(variant)
+        return identity
+    finally:
+        await engine.quit()
+
+
+__all__ = [
+    "FAULT_KINDS",
+    "BadMoveFormat",
+    "Crashed",
+    "EngineReportedError",
+    "GameRefused",
+    "Garbage",
+    "HandshakeTimeout",
+    "LineTooLong",
+    "OutputFlood",
+    "PingTimeout",
+    "ProtocolError",
+    "QuitTimeout",
+    "ReadyTimeout",
+    "SearchTimeout",
+    "StartFailed",
+    "StartupExit",
+    "StderrFlood",
+    "StopIgnored",
+    "StrayProcesses",
+    "Unresponsive",
+    "Clock",
+    "Depth",
+    "DxpEngine",
+    "DxpSettings",
+    "EngineClient",
+    "EngineConfig",
+    "EngineConfigError",
+    "EngineFault",
+    "EngineIdentity",
+    "HubEngine",
+    "Infinite",
+    "Info",
+    "Level",
+    "MoveTime",
+    "Nodes",
+    "ParamDecl",
+    "ParamValue",
+    "SearchHandle",
+    "SearchMode",
+    "SearchResult",
+    "Timeouts",
+    "VariantUnsupported",
+    "create_engine",
+    "probe_engine",
+    "resolve_settings",
+    "variant_setting",
+]

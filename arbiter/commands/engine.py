@@ -1,0 +1,204 @@
+"""`arbiter engine check -- CMD ...`: start an engine, talk to it, and say what it does and how fast."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from enum import StrEnum
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+import typer
+from pydantic import ValidationError
+
+from arbiter.engines import (
+    DxpSettings,
+    EngineClient,
+    EngineConfig,
+    EngineConfigError,
+    EngineFault,
+    MoveTime,
+    SearchResult,
+    Timeouts,
+    create_engine,
+)
+from arbiter.engines.config import ParamValue
+
+T = TypeVar("T")
+
+ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
+INTERNATIONAL_START = "W" + "b" * 20 + "e" * 10 + "w" * 20
+KNOWN_POSITIONS = {"english": ENGLISH_START, "international": INTERNATIONAL_START}
+
+
+class Protocol(StrEnum):
+    hub = "hub"
+    dxp = "dxp"
+
+
+class DxpMode(StrEnum):
+    engine_listens = "engine_listens"
+    engine_connects = "engine_connects"
+
+
+class _Report:
+    """Prints each step as it happens, with the time it took."""
+
+    def __init__(self) -> None:
+        self.failed = False
+
+    async def step(self, label: str, action: Callable[[], Awaitable[T]]) -> T:
+        started = time.monotonic()
+        try:
+            value = await action()
+        except EngineFault as fault:
+            self.failed = True
+            typer.echo(
+                f"{label:<28} FAULT {fault.kind} after {time.monotonic() - started:.3f} s: {fault.message}"
+            )
+            raise
+        typer.echo(f"{label:<28} {time.monotonic() - started:8.4f} s")
+        return value
+
+
+def _parse_settings(pairs: list[str]) -> dict[str, ParamValue]:
+    settings: dict[str, ParamValue] = {}
+    for pair in pairs:
+        name, equals, value = pair.partition("=")
+        if not equals or not name:
+            typer.echo(f"error: --set expects NAME=VALUE, not {pair!r}", err=True)
+            raise typer.Exit(2)
+        settings[name] = value
+    return settings
+
+
+def _describe_result(result: SearchResult) -> str:
+    if result.resigned:
+        answer = "resigns"
+    elif result.move is None:
+        answer = "claims a draw"
+    else:
+        answer = result.move + (" (offers a draw)" if result.offers_draw else "")
+    info = result.last_info
+    details = ""
+    if info is not None:
+        parts = [f"depth {info.depth}" if info.depth is not None else ""]
+        parts.append(f"score {info.score:g}" if info.score is not None else "")
+        parts.append(f"nodes {info.nodes}" if info.nodes is not None else "")
+        parts.append(f"pv {' '.join(info.pv)}" if info.pv else "")
+        details = ", ".join(part for part in parts if part)
+        details = f" [{details}; {len(result.infos)} info lines]"
+    return f"{answer} in {result.elapsed:.4f} s{details}"
+
+
+def _print_identity(engine: EngineClient) -> None:
+    identity = engine.identity
+    if identity is None:
+        return
+    typer.echo(f"  {'name':<10} {identity.name or '(none)'}")
+    for label, value in (
+        ("version", identity.version),
+        ("author", identity.author),
+        ("country", identity.country),
+    ):
+        if value:
+            typer.echo(f"  {label:<10} {value}")
+    for key, value in identity.extra.items():
+        typer.echo(f"  {key:<10} {value}")
+    if identity.params:
+        typer.echo("parameters")
+        for decl in identity.params.values():
+            typer.echo(f"  {decl.name:<16} {decl.describe():<32} default {decl.default!r}")
+
+
+async def _run_check(config: EngineConfig, variant: str | None, move_time: float, log: Path | None) -> int:
+    engine = create_engine(config, stderr_log=log)
+    report = _Report()
+    typer.echo(f"engine '{config.name}' ({config.protocol}): {' '.join(config.command)}")
+    typer.echo(f"stderr log: {engine.stderr_log}")
+    try:
+        await report.step("start", engine.start)
+        typer.echo(f"pid {engine.pid}")
+        await report.step("handshake", engine.handshake)
+        _print_identity(engine)
+        await report.step("configure (init/ready)", lambda: engine.configure(variant))
+        await report.step("ping", engine.ping)
+        await report.step("new game", engine.new_game)
+        positions = (
+            [KNOWN_POSITIONS[variant]] if variant in KNOWN_POSITIONS else list(KNOWN_POSITIONS.values())
+        )
+        if config.protocol == "dxp":
+            positions = [INTERNATIONAL_START]
+        level = MoveTime(move_time)
+        limit = move_time + config.timeouts.stop + 5.0
+        for position in positions:
+            board = "8x8" if len(position) == 33 else "10x10"
+            search = partial(engine.search, position, level=level, timeout=limit)
+            first = await report.step(f"search {board} start", partial(search, []))
+            typer.echo(f"  -> {_describe_result(first)}")
+            if first.move is None:
+                continue
+            await engine.new_game()
+            reply = await report.step(f"search {board} after {first.move}", partial(search, [first.move]))
+            typer.echo(f"  -> {_describe_result(reply)}")
+            await engine.new_game()
+    except EngineFault:
+        pass
+    except EngineConfigError as error:
+        await engine.quit()
+        typer.echo(f"error: {error}", err=True)
+        return 2
+    await report.step("quit", engine.quit)
+    if engine.faults:
+        typer.echo("faults")
+        for fault in engine.faults:
+            typer.echo(f"  {fault.kind}: {fault.message}")
+    else:
+        typer.echo("faults: none")
+    return 1 if engine.faults or report.failed else 0
+
+
+def check_command(
+    command: list[str] = typer.Argument(..., help="The engine's program and its arguments (after --)."),
+    variant: str | None = typer.Option(
+        None, "--variant", "-v", help="Variant id to set and to search (english, international)."
+    ),
+    protocol: Protocol = typer.Option(Protocol.hub, "--protocol", help="hub or dxp."),
+    name: str | None = typer.Option(None, "--name", help="A name for the engine (default: the program)."),
+    working_dir: Path | None = typer.Option(None, "--cwd", help="Working directory for the engine."),
+    settings: list[str] = typer.Option([], "--set", help="NAME=VALUE: set an engine parameter (repeat)."),
+    move_time: float = typer.Option(0.5, "--move-time", min=0.0, help="Seconds per search."),
+    handshake_timeout: float = typer.Option(10.0, "--handshake-timeout", min=0.001, help="Seconds."),
+    ready_timeout: float = typer.Option(30.0, "--ready-timeout", min=0.001, help="Seconds."),
+    dxp_mode: DxpMode = typer.Option(DxpMode.engine_listens, "--dxp-mode", help="Who listens (DXP)."),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="DXP port (0: pick one, use {port})."),
+    log: Path | None = typer.Option(None, "--log", help="Where to write the engine's stderr."),
+) -> None:
+    """Start an engine, run the handshake and a few searches, and report identity, timings and faults.
+
+    Example: arbiter engine check --variant english -- ./my-engine --hub
+    """
+    try:
+        config = EngineConfig(
+            name=name or Path(command[0]).name,
+            command=command,
+            protocol=protocol.value,
+            working_dir=working_dir,
+            params=_parse_settings(settings),
+            timeouts=Timeouts(handshake=handshake_timeout, ready=ready_timeout),
+            dxp=DxpSettings(mode=dxp_mode.value, port=port),
+        )
+    except ValidationError as error:
+        problems = "; ".join(f"{'.'.join(map(str, item['loc']))}: {item['msg']}" for item in error.errors())
+        typer.echo(f"error: {problems}", err=True)
+        raise typer.Exit(2) from None
+    code = asyncio.run(_run_check(config, variant, move_time, log))
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    engine_app = typer.Typer(help="Check engines before a tournament.", no_args_is_help=True)
+    engine_app.command("check")(check_command)
+    app.add_typer(engine_app, name="engine")

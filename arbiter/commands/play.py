@@ -1,0 +1,255 @@
+"""`arbiter play`: one game between two engines, shown as it goes, with the result and why.
+
+    arbiter play --variant english --tc "acf scale=0.01" --opening "11-15 23-19 8-11" random greedy
+
+An engine is a bundled name (``random``, ``greedy``, ``alphabeta``: run as ``python -m
+arbiter.players.<name>``) or a command line (split like a shell would, never run through one).
+ENGINE_A plays the side that moves first: Black in English draughts, White in international.
+The exit code is 0 when the game was played (whatever its result), 1 when an engine could not be
+started, 2 for bad options.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+from pathlib import Path
+
+import typer
+from pydantic import ValidationError
+
+from arbiter.engines import EngineConfig, EngineConfigError
+from arbiter.notation.movetext import parse_hub
+from arbiter.notation.pdn_model import PdnGame, result_text
+from arbiter.notation.pdn_writer import game_record, write_pdn
+from arbiter.players import PLAYER_MODULES
+from arbiter.referee.game import color_name
+from arbiter.referee.observer import GameObserver
+from arbiter.referee.record import GameRecord, MoveRecord, OpeningRecord, Side, Termination, Winner
+from arbiter.referee.session import play_game_from_configs
+from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudication
+from arbiter.referee.setup import GameSetup, GameSetupError
+from arbiter.referee.timecontrol import TimeControlError, parse_time_control
+from arbiter.rules import Color, Move, Position, Variant, get_variant
+
+
+def engine_config(text: str, taken: set[str] | None = None) -> EngineConfig:
+    """An engine from its name on the command line: a bundled player or a command to run.
+
+    The engine is named after the player or the program; a second engine of the same name gets ``-2``.
+    """
+    if text in PLAYER_MODULES:
+        command = [sys.executable, "-m", PLAYER_MODULES[text]]
+        name = text
+    else:
+        try:
+            command = shlex.split(text)
+        except ValueError as error:
+            raise typer.BadParameter(f"engine {text!r}: {error}") from None
+        if not command:
+            raise typer.BadParameter("an engine command is empty")
+        name = Path(command[0]).name or "engine"
+    if taken is not None:
+        base, number = name, 2
+        while name in taken:
+            name, number = f"{base}-{number}", number + 1
+        taken.add(name)
+    return EngineConfig(name=name, command=command)
+
+
+def _adjudication(text: str | None, option: str) -> tuple[float, int] | None:
+    if text is None:
+        return None
+    margin, colon, moves = text.partition(":")
+    try:
+        return float(margin), int(moves)
+    except ValueError:
+        raise typer.BadParameter(f"{option} expects MARGIN:MOVES such as 0.2:10, not {text!r}") from None
+
+
+def board_text(position: Position) -> str:
+    """The board as rows of text, from White's side: ``b``/``w`` men, ``B``/``W`` kings, ``.`` empty."""
+    geometry = position.variant.geometry
+    rows = []
+    for row in range(geometry.height):
+        cells = []
+        for col in range(geometry.width):
+            square = geometry.square_at(row, col)
+            if square is None:
+                cells.append(" ")
+            else:
+                piece = position.piece_at(square)
+                cells.append("." if piece is None else piece.value)
+        rows.append("   " + " ".join(cells))
+    return "\n".join(rows)
+
+
+class _Display(GameObserver):
+    """Prints each move with its time and both clocks, and the board after it."""
+
+    def __init__(self, show_board: bool) -> None:
+        self.show_board = show_board
+        self.clocks: dict[Side, float | None] = {Side.WHITE: None, Side.BLACK: None}
+
+    def game_started(self, record: GameRecord, position: Position) -> None:
+        first = position.variant.first_to_move
+        for color in (first, first.opponent):
+            player = record.player(color)
+            said = " ".join(player.identity.get(key, "") for key in ("name", "version")).strip()
+            typer.echo(f"{color_name(color)}: {player.name}" + (f" ({said})" if said else ""))
+        typer.echo(f"{position.variant.title}, time control {record.time_control}, from {record.start_fen}")
+        if self.show_board:
+            typer.echo(board_text(position))
+
+    def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
+        if move.clock is not None:
+            self.clocks[move.side] = move.clock
+        number = (move.ply + 1) // 2
+        if move.from_opening:
+            timing = "opening"
+        else:
+            timing = f"{move.elapsed or 0.0:7.3f} s"
+            clocks = [
+                f"{side.value[0].upper()} {clock:.2f}"
+                for side, clock in self.clocks.items()
+                if clock is not None
+            ]
+            if clocks:
+                timing += "   clocks " + " ".join(clocks)
+            if move.info is not None and move.info.score is not None:
+                timing += f"   score {move.info.score:+g}"
+        typer.echo(f"{number:>4}. {move.side.value:<5} {move.text:<12} {timing}")
+        for warning in move.warnings:
+            typer.echo(f"      ! {warning}")
+        if move.draw_offered:
+            typer.echo("      ! offers a draw")
+        if self.show_board:
+            typer.echo(board_text(position))
+
+
+def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
+    """The record as a PDN game (through the project's PDN writer), with clocks and move times."""
+    start = Position.from_fen(variant, record.start_fen)
+    moves: list[Move] = []
+    position = start
+    for entry in record.moves:
+        move = parse_hub(position, entry.hub)
+        moves.append(move)
+        position = position.play(move)
+    winner = record.winner
+    colour = Side(winner.value).color if winner.decisive else None
+    tags = {
+        "Event": "arbiter play",
+        "Date": record.started_at.strftime("%Y.%m.%d"),
+        "White": record.white.name,
+        "Black": record.black.name,
+        "TimeControl": record.time_control,
+        **record.tags,
+    }
+    if record.outcome is not None:
+        tags["Termination"] = record.outcome.termination.phrase(record.outcome.rule)
+    if record.opening is not None and record.opening.name:
+        tags["Opening"] = record.opening.name
+    comments = [[f"{entry.elapsed:.3f}s"] if entry.elapsed is not None else [] for entry in record.moves]
+    return game_record(
+        variant,
+        moves,
+        start=start,
+        tags=tags,
+        result=result_text(variant, colour, finished=winner is not Winner.UNFINISHED),
+        clocks=[entry.clock for entry in record.moves],
+        comments=comments,
+        intro=(record.outcome.reason,) if record.outcome is not None else (),
+    )
+
+
+def play_command(
+    engine_a: str = typer.Argument(
+        ..., help="The engine that moves first: random, greedy, alphabeta or a command."
+    ),
+    engine_b: str = typer.Argument(..., help="The other engine."),
+    variant: str = typer.Option(
+        "english", "--variant", "-v", help="Variant id, e.g. english, international."
+    ),
+    tc: str = typer.Option(
+        "acf scale=0.01", "--tc", help="Time control, e.g. 'acf scale=0.01', 30/3600, 3600+5, st=1, depth=6."
+    ),
+    opening: str = typer.Option(
+        "", "--opening", help="Opening moves in PDN, played before the engines move."
+    ),
+    fen: str | None = typer.Option(None, "--fen", help="Start from this FEN instead of the start position."),
+    pdn: Path | None = typer.Option(None, "--pdn", help="Write the game to this PDN file."),
+    max_plies: int | None = typer.Option(
+        None, "--max-plies", min=1, help="Draw once this many plies are played."
+    ),
+    draw_adjudication: str | None = typer.Option(
+        None, "--adjudicate-draw", metavar="MARGIN:MOVES", help="Draw when both scores stay within ±MARGIN."
+    ),
+    win_adjudication: str | None = typer.Option(
+        None,
+        "--adjudicate-win",
+        metavar="MARGIN:MOVES",
+        help="Win when both scores agree on a lead > MARGIN.",
+    ),
+    auto_forced: bool = typer.Option(
+        False, "--auto-forced", help="Play forced moves without asking the engine."
+    ),
+    show_board: bool = typer.Option(True, "--board/--no-board", help="Show the board after every move."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+) -> None:
+    """Play one game between ENGINE_A (moving first) and ENGINE_B, then print the result and why."""
+    try:
+        control = parse_time_control(tc)
+        rules_variant = get_variant(variant)
+        draw = _adjudication(draw_adjudication, "--adjudicate-draw")
+        win = _adjudication(win_adjudication, "--adjudicate-win")
+        rules = RefereeRules(
+            max_plies=max_plies,
+            draw_adjudication=DrawAdjudication(margin=draw[0], moves=draw[1]) if draw else None,
+            win_adjudication=WinAdjudication(margin=win[0], moves=win[1]) if win else None,
+            auto_forced_moves=auto_forced,
+        )
+        names: set[str] = set()
+        first, second = engine_config(engine_a, names), engine_config(engine_b, names)
+        setup = GameSetup(
+            variant=rules_variant.id,
+            time_control=control,
+            start_fen=fen,
+            opening=OpeningRecord(moves=opening.split()) if opening.strip() else None,
+            rules=rules,
+        )
+        start = setup.prepare().start
+    except (TimeControlError, GameSetupError, ValidationError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    # The side to move in the start position is the one that moves first in this game.
+    white, black = (first, second) if start.turn is Color.WHITE else (second, first)
+    display = None if quiet else _Display(show_board)
+    try:
+        record = asyncio.run(play_game_from_configs(setup, white, black, observer=display))
+    except EngineConfigError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
+    assert record.outcome is not None
+    result = result_text(
+        rules_variant,
+        Side(record.winner.value).color if record.winner.decisive else None,
+        finished=record.winner is not Winner.UNFINISHED,
+    )
+    typer.echo(f"Result: {result}  {record.outcome.reason}  ({record.plies} plies)")
+    for warning in record.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    if pdn is not None:
+        try:
+            write_pdn(pdn, [record_pdn_game(record, rules_variant)])
+        except OSError as error:
+            typer.echo(f"error: cannot write {pdn}: {error.strerror or error}", err=True)
+            raise typer.Exit(1) from None
+        typer.echo(f"PDN written to {pdn}")
+    if record.outcome.termination is Termination.START_FAILURE:
+        raise typer.Exit(1)  # the game was played by nobody: most likely a mistyped engine
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play_command)

@@ -1,0 +1,324 @@
+"""What every engine connection offers the referee, whatever protocol it speaks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import tempfile
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, ClassVar, Literal
+
+from arbiter.engines.config import EngineConfig
+from arbiter.engines.faults import (
+    Crashed,
+    EngineFault,
+    QuitTimeout,
+    SearchTimeout,
+    StartupExit,
+    StrayProcesses,
+)
+from arbiter.engines.level import Level
+from arbiter.engines.params import EngineIdentity
+from arbiter.engines.process import EngineProcess, ShutdownReport
+from arbiter.engines.results import SearchResult
+
+logger = logging.getLogger("arbiter.engines")
+
+SearchMode = Literal["think", "ponder", "analyze"]
+
+# Seconds a faulty engine gets to exit after `quit` before it is terminated.
+_BROKEN_QUIT_GRACE = 0.25
+
+
+class SearchHandle(ABC):
+    """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
+    waits again: that is how ACF's jump-limit warning is played out."""
+
+    def __init__(self, started: float) -> None:
+        self._started = started  # monotonic time the engine was told to move
+        self._result: SearchResult | None = None
+        self._fault: EngineFault | None = None
+        self._settled = asyncio.Event()
+
+    @property
+    def finished(self) -> bool:
+        return self._settled.is_set()
+
+    def _settle(self, result: SearchResult) -> None:
+        if not self.finished:
+            self._result = result
+            self._settled.set()
+
+    def _abort(self, fault: EngineFault) -> None:
+        if not self.finished:
+            self._fault = fault
+            self._settled.set()
+
+    async def wait(self, timeout: float) -> SearchResult | None:
+        """The result, or None when ``timeout`` seconds pass first (the search goes on). Raises a fault."""
+        if not self.finished:
+            try:
+                async with asyncio.timeout(max(timeout, 0.0)):
+                    await self._settled.wait()
+            except TimeoutError:
+                return None
+        if self._fault is not None:
+            raise self._fault
+        assert self._result is not None
+        return self._result
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Ask the engine to move now (Hub `stop`); the result still comes through ``wait``."""
+
+    @abstractmethod
+    async def finish(self, timeout: float | None = None) -> SearchResult:
+        """Stop, then wait up to ``timeout`` (default: the configured stop timeout) for the result.
+
+        Raises StopIgnored when the engine still answers `ping` but sends no result, and Unresponsive
+        when it answers nothing.
+        """
+
+
+class EngineClient(ABC):
+    """One connection to one engine process. Use ``open()`` before play and ``quit()`` after it."""
+
+    protocol: ClassVar[str]
+
+    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
+        self.config = config
+        self.name = config.name
+        self.stderr_log = stderr_log if stderr_log is not None else _default_log_path(config.name)
+        self.faults: list[EngineFault] = []  # every fault seen, fatal or not, in order
+        self.identity: EngineIdentity | None = None
+        self._process: EngineProcess | None = None
+        self._broken: EngineFault | None = None
+        self._closed = False
+        self._closing = False  # quit() has begun: the process ending is expected
+        self._handshake_done = False
+        self._gone_task: asyncio.Task[None] | None = None
+        self._gone_early = False
+
+    # -- the life of an engine ----------------------------------------------------------------------
+
+    @property
+    def pid(self) -> int:
+        """The engine's process id, which is also its process group id (0 before start)."""
+        return self._process.pid if self._process is not None else 0
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.running and not self._closed
+
+    @abstractmethod
+    async def start(self) -> None:
+        """Start the program (raises StartFailed)."""
+
+    @abstractmethod
+    async def handshake(self) -> EngineIdentity:
+        """The opening exchange, within the handshake timeout."""
+
+    @abstractmethod
+    async def configure(self, variant: str | None = None) -> None:
+        """Send the configured parameters and the variant, then wait until the engine is ready."""
+
+    async def open(self, variant: str | None = None) -> None:
+        """Start, handshake and configure; on any failure nothing is left running."""
+        try:
+            await self.start()
+            await self.handshake()
+            await self.configure(variant)
+        except BaseException:
+            await self.quit()
+            raise
+
+    @abstractmethod
+    async def new_game(self) -> None:
+        """Tell the engine a new game begins."""
+
+    @abstractmethod
+    async def begin_search(
+        self,
+        position: str,
+        moves: Sequence[str],
+        level: Level,
+        draw_offered: bool = False,
+        mode: SearchMode = "think",
+    ) -> SearchHandle:
+        """Send the position and start a search; the answer comes through the handle."""
+
+    async def search(
+        self,
+        position: str,
+        moves: Sequence[str],
+        level: Level,
+        draw_offered: bool = False,
+        timeout: float | None = None,
+    ) -> SearchResult:
+        """Search and wait up to ``timeout`` seconds (default: the configured search timeout).
+
+        Past the deadline the engine is told to stop: SearchTimeout when it then answers (it can play on),
+        StopIgnored or Unresponsive when it does not.
+        """
+        limit = timeout if timeout is not None else self.config.timeouts.search
+        handle = await self.begin_search(position, moves, level, draw_offered)
+        result = await handle.wait(limit)
+        if result is not None:
+            return result
+        late = await handle.finish()
+        raise self._record(
+            SearchTimeout(
+                self.name, f"no move within {limit:g} s (after stop it moved at {late.elapsed:.3f} s)"
+            )
+        )
+
+    @abstractmethod
+    async def ping(self) -> float:
+        """Round trip in seconds (raises PingTimeout)."""
+
+    @abstractmethod
+    async def stop(self) -> None:
+        """Stop the running search, if any."""
+
+    @abstractmethod
+    async def end_game(self) -> None:
+        """The referee's game is over (DXP tells the engine; Hub needs nothing)."""
+
+    @abstractmethod
+    async def quit(self) -> None:
+        """End the engine and everything it started; never raises for the engine's behaviour.
+
+        What went wrong on the way out (did not exit after `quit`, left processes behind) is added to
+        ``faults``.
+        """
+
+    async def __aenter__(self) -> EngineClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        await self.quit()
+
+    # -- shared helpers -----------------------------------------------------------------------------
+
+    def _check_usable(self) -> None:
+        if self._broken is not None:
+            raise self._broken
+        if self._process is None:
+            raise RuntimeError(f"engine '{self.name}' has not been started")
+        if self._closed or self._closing:
+            raise RuntimeError(f"engine '{self.name}' has been closed")
+
+    def _fail(self, fault: EngineFault) -> EngineFault:
+        """The engine cannot be used any more: record why, and wake every call that waits on it."""
+        if self._broken is None:
+            self._broken = fault
+            self._record(fault)
+            self._wake_all(fault)
+        return self._broken
+
+    @abstractmethod
+    def _wake_all(self, fault: EngineFault) -> None:
+        """Make every waiting call raise ``fault``."""
+
+    async def _spawn(self, **kwargs: Any) -> None:
+        if self._process is not None:
+            raise RuntimeError(f"engine '{self.name}' was already started")
+        try:
+            self._process = await EngineProcess.spawn(
+                self.config, stderr_log=self.stderr_log, listener=self, **kwargs
+            )
+        except EngineFault as fault:
+            self._record(fault)
+            raise
+        if self._gone_early:
+            self.on_gone()
+
+    async def _close_process(self, quit_expected: bool) -> None:
+        """End the process and everything in its group; note what went wrong on the way out."""
+        assert self._process is not None
+        self._closing = True
+        grace = self.config.timeouts.quit
+        if self._broken is not None:  # it has shown it cannot be relied on: a short courtesy only
+            grace = min(grace, _BROKEN_QUIT_GRACE)
+        report = await self._process.shutdown(grace, self.config.timeouts.kill)
+        self._note_shutdown(report, quit_expected)
+        self._closed = True
+        self._wake_all(Crashed(self.name, "was closed by the arbiter"))
+        if self._gone_task is not None:
+            await self._gone_task
+
+    # -- OutputListener: what the process reports besides protocol lines ----------------------------
+
+    @abstractmethod
+    def on_line(self, line: bytes, at: float) -> None:
+        """One line of the engine's stdout (Hub reads its protocol there; DXP only logs it)."""
+
+    def on_stream_fault(self, fault: EngineFault) -> None:
+        if fault.fatal:
+            self._fail(fault)
+        else:
+            self._record(fault)
+
+    def on_gone(self) -> None:
+        if self._closing or self._gone_task is not None or self._broken is not None:
+            return
+        if self._process is None:  # it ended before spawning returned: reported once it has
+            self._gone_early = True
+            return
+        self._gone_task = asyncio.get_running_loop().create_task(self._report_gone())
+
+    async def _report_gone(self) -> None:
+        assert self._process is not None
+        await self._process.wait_exit(0.5)  # for the exit status in the message
+        if not self._closing:
+            self._fail(self._gone_fault())
+
+    def _record(self, fault: EngineFault) -> EngineFault:
+        self.faults.append(fault)
+        logger.info("%s", fault)
+        return fault
+
+    def _gone_fault(self) -> EngineFault:
+        """The fault for an engine whose process ended (or closed its output) on its own."""
+        process = self._process
+        status = process.status() if process is not None else "is gone"
+        if process is not None and process.running:
+            status = "closed its output"
+        tail = process.stderr_tail() if process is not None else ""
+        detail = f"{status}; stderr: {tail}" if tail else status
+        if not self._handshake_done:
+            return StartupExit(self.name, f"stopped during start-up: it {detail}")
+        return Crashed(self.name, f"stopped unexpectedly: it {detail}")
+
+    def _note_shutdown(self, report: ShutdownReport, quit_expected: bool) -> None:
+        timeouts = self.config.timeouts
+        if report.terminated and quit_expected:
+            self._record(
+                QuitTimeout(
+                    self.name, f"still running {timeouts.quit:g} s after quit; terminated ({self.pid})"
+                )
+            )
+        if report.strays:
+            listed = ", ".join(f"{entry.pid} ({entry.command})" for entry in report.strays)
+            self._record(
+                StrayProcesses(self.name, f"left processes running after it exited: {listed}; killed")
+            )
+        if report.unkillable:
+            listed = ", ".join(str(entry.pid) for entry in report.unkillable)
+            self._record(StrayProcesses(self.name, f"processes {listed} could not be ended"))
+
+
+def _default_log_path(name: str) -> Path:
+    directory = Path(tempfile.gettempdir()) / "arbiter-engine-logs"
+    directory.mkdir(parents=True, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "engine"
+    handle, path = tempfile.mkstemp(prefix=f"{safe}-", suffix=".log", dir=directory)
+    os.close(handle)
+    return Path(path)

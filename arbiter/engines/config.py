@@ -1,0 +1,109 @@
+"""How one engine is started and talked to: the configuration model, validated once at load time."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveFloat,
+    PositiveInt,
+    field_validator,
+    model_validator,
+)
+
+ParamValue = bool | int | float | str
+
+PORT_PLACEHOLDER = "{port}"
+
+
+class Timeouts(BaseModel):
+    """Seconds the arbiter waits for each answer. Every wait in the engine layer uses one of these."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    handshake: PositiveFloat = Field(10.0, description="`hub` to `wait` (DXP: until connected)")
+    ready: PositiveFloat = Field(30.0, description="`init` to `ready` (DXP: game request to acceptance)")
+    search: PositiveFloat = Field(600.0, description="a search when the caller gives no deadline")
+    stop: PositiveFloat = Field(5.0, description="`stop` to `done`")
+    ping: PositiveFloat = Field(5.0, description="`ping` to `pong`")
+    quit: PositiveFloat = Field(2.0, description="`quit` to process exit, before it is terminated")
+    kill: PositiveFloat = Field(2.0, description="SIGTERM to exit, before SIGKILL")
+
+
+class DxpSettings(BaseModel):
+    """How the arbiter meets a DXP engine on the loopback interface."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    mode: Literal["engine_listens", "engine_connects"] = "engine_listens"
+    port: int = Field(0, ge=0, le=65535, description="0: the arbiter picks a free port")
+    initiator_name: str = Field("arbiter", max_length=32)
+    variants: list[str] = Field(default_factory=lambda: ["international"])
+    default_minutes: int = Field(10, ge=0, le=999, description="game time announced for non-clock levels")
+
+
+class EngineConfig(BaseModel):
+    """One engine as the user configured it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    command: list[str] = Field(min_length=1, description="program and arguments; never run through a shell")
+    protocol: Literal["hub", "dxp"] = "hub"
+    working_dir: Path | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    inherit_env: bool = True
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    variant_names: dict[str, str] = Field(
+        default_factory=dict, description="arbiter variant id -> the engine's own name for it"
+    )
+    timeouts: Timeouts = Field(default_factory=Timeouts)
+    memory_limit_mb: PositiveInt | None = None
+    cpu_affinity: list[int] | None = None
+    line_limit_bytes: PositiveInt = 64 * 1024
+    output_limit_bytes: PositiveInt = 8 * 1024 * 1024
+    stderr_limit_bytes: PositiveInt = 16 * 1024 * 1024
+    max_infos: PositiveInt = 100
+    dxp: DxpSettings = Field(default_factory=DxpSettings)
+
+    @field_validator("command")
+    @classmethod
+    def _program_named(cls, command: list[str]) -> list[str]:
+        if not command[0].strip():
+            raise ValueError("the first word of the command (the program) is empty")
+        return command
+
+    @field_validator("cpu_affinity")
+    @classmethod
+    def _cpus_exist(cls, cpus: list[int] | None) -> list[int] | None:
+        if cpus is None:
+            return None
+        if not cpus:
+            raise ValueError("cpu_affinity lists no CPU")
+        available = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set()
+        missing = sorted(set(cpus) - available)
+        if missing:
+            raise ValueError(
+                f"cpu_affinity names CPUs {missing} that this machine does not offer {sorted(available)}"
+            )
+        return cpus
+
+    @model_validator(mode="after")
+    def _dxp_settings_usable(self) -> EngineConfig:
+        if self.protocol != "dxp":
+            return self
+        if self.params:
+            raise ValueError("DXP has no parameters: configure a DXP engine through its command line")
+        if self.dxp.port != 0:
+            return self
+        if not any(PORT_PLACEHOLDER in arg for arg in self.command):
+            raise ValueError(
+                f"a DXP engine needs a fixed dxp.port, or '{PORT_PLACEHOLDER}' in its command so the arbiter "
+                "can tell it the port it picked"
+            )
+        return self

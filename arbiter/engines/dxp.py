@@ -1,0 +1,436 @@
+"""The DXP client: the arbiter plays the initiator against a DXP engine (the follower) over loopback TCP.
+
+Either the engine listens and the arbiter connects, or the arbiter listens and the engine connects; the
+port is chosen by the configuration or by the arbiter, and given to the engine through `{port}` in its
+command. DXP keeps the game on the engine's side, so ``begin_search`` works out what the engine has not
+seen yet: it proposes a game (`R`) when a new one starts, relays the opponent's move (`M`) otherwise,
+and waits for the engine's move. DXP has no `stop` and no `ping`: see docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import socket
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from arbiter.engines.client import EngineClient, SearchHandle, SearchMode, logger
+from arbiter.engines.config import PORT_PLACEHOLDER, EngineConfig
+from arbiter.engines.dxp_wire import (
+    ACCEPTED,
+    GAME_END_DRAW,
+    GAME_END_RESIGN,
+    GAME_END_UNKNOWN,
+    MAX_MESSAGE,
+    BackAccept,
+    BackRequest,
+    Chat,
+    Colour,
+    DxpMessage,
+    DxpSyntaxError,
+    GameAccept,
+    GameEnd,
+    GameRequest,
+    Move,
+    decode,
+    encode,
+    move_from_hub,
+    move_to_hub,
+    position_from_hub,
+)
+from arbiter.engines.faults import (
+    BadMoveFormat,
+    EngineFault,
+    GameRefused,
+    Garbage,
+    HandshakeTimeout,
+    ProtocolError,
+    ReadyTimeout,
+    Unresponsive,
+    VariantUnsupported,
+)
+from arbiter.engines.hub_wire import check_position_text, is_move_text
+from arbiter.engines.inbox import Inbox
+from arbiter.engines.level import Clock, Level
+from arbiter.engines.params import EngineIdentity
+from arbiter.engines.results import SearchResult
+
+_HOST = "127.0.0.1"
+_REFUSALS = {1: "version not supported", 2: "refused this game", 3: "refuses all games"}
+_TAKE_BACK_REFUSED = 2
+_CONNECT_RETRY_SECONDS = 0.02
+
+
+@dataclass
+class _Game:
+    start: str  # Hub position the game started from
+    engine_side: str  # "W" or "B"
+    played: int = 0  # moves exchanged since the start
+    over: bool = False
+
+
+class DxpSearch(SearchHandle):
+    """Waiting for the engine's `M` (or its `E`: resignation or draw claim)."""
+
+    def __init__(self, engine: DxpEngine, started: float) -> None:
+        super().__init__(started)
+        self._engine = engine
+
+    def _complete(self, message: Move | GameEnd, at: float) -> None:
+        elapsed = at - self._started
+        if isinstance(message, GameEnd):
+            if message.reason == GAME_END_RESIGN:
+                self._settle(SearchResult(None, resigned=True, elapsed=elapsed))
+            elif message.reason == GAME_END_DRAW:
+                self._settle(SearchResult(None, offers_draw=True, elapsed=elapsed))
+            else:
+                self._engine._fail(
+                    ProtocolError(
+                        self._engine.name, f"ended the game instead of moving (reason {message.reason})"
+                    )
+                )
+            return
+        move = move_to_hub(message)
+        if not is_move_text(move):
+            fault = BadMoveFormat(self._engine.name, f"sent a move with impossible squares: {move!r}")
+            self._engine._record(fault)
+            self._abort(fault)
+            return
+        self._settle(SearchResult(move, elapsed=elapsed, reported_time=float(message.seconds)))
+
+    async def stop(self) -> None:
+        """DXP has no stop: the engine moves when it decides to."""
+
+    async def finish(self, timeout: float | None = None) -> SearchResult:
+        grace = timeout if timeout is not None else self._engine.config.timeouts.stop
+        result = await self.wait(grace)
+        if result is not None:
+            return result
+        fault = Unresponsive(self._engine.name, f"no move {grace:g} s past the deadline (DXP has no stop)")
+        self._engine._fail(fault)
+        raise fault
+
+
+class DxpEngine(EngineClient):
+    """A DXP engine, started by the arbiter and played as the follower."""
+
+    protocol = "dxp"
+
+    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
+        super().__init__(config, stderr_log=stderr_log)
+        self.port = config.dxp.port
+        self.chats: deque[str] = deque(maxlen=100)  # what the engine said in `C` messages
+        self._inbox: Inbox[DxpMessage] = Inbox()
+        self._server: asyncio.Server | None = None
+        self._incoming: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._reader_task: asyncio.Task[None] | None = None
+        self._game: _Game | None = None
+        self._search: DxpSearch | None = None
+        self._last_move_at = time.monotonic()
+        self._engine_moves_first = False  # in the game being requested
+        self._engine_to_move = False
+
+    # -- start-up -----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self._process is not None:
+            raise RuntimeError(f"engine '{self.name}' was already started")
+        settings = self.config.dxp
+        if settings.mode == "engine_connects":
+            loop = asyncio.get_running_loop()
+            self._incoming = loop.create_future()
+            self._server = await asyncio.start_server(
+                self._accepted, _HOST, settings.port, limit=4 * MAX_MESSAGE
+            )
+            self.port = self._server.sockets[0].getsockname()[1]
+        elif self.port == 0:
+            self.port = _free_port()
+        port = str(self.port)
+        argv = [arg.replace(PORT_PLACEHOLDER, port) for arg in self.config.command]
+        env = {key: value.replace(PORT_PLACEHOLDER, port) for key, value in self.config.env.items()}
+        await self._spawn(stdout_is_protocol=False, argv=argv, extra_env=env)
+
+    async def _accepted(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._incoming is not None and not self._incoming.done():
+            self._incoming.set_result((reader, writer))
+        else:  # only the engine's first connection is the game's
+            writer.close()
+
+    async def handshake(self) -> EngineIdentity:
+        """Connect (or be connected to) within the handshake timeout."""
+        self._check_usable()
+        timeout = self.config.timeouts.handshake
+        deadline = time.monotonic() + timeout
+        if self._incoming is not None:
+            streams = await self._wait_for_connection(deadline)
+        else:
+            streams = await self._connect(deadline)
+        if streams is None:
+            how = (
+                "connect to the arbiter"
+                if self._incoming is not None
+                else f"accept a connection on {self.port}"
+            )
+            raise self._fail(HandshakeTimeout(self.name, f"did not {how} within {timeout:g} s"))
+        self._reader, self._writer = streams
+        connection = self._writer.get_extra_info("socket")
+        if connection is not None:  # moves are tiny and each one is waited for: send them at once
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        if self._server is not None:
+            self._server.close()
+        self._handshake_done = True
+        self._reader_task = asyncio.get_running_loop().create_task(self._read_messages())
+        self.identity = EngineIdentity(name=self.name)
+        return self.identity
+
+    async def _connect(self, deadline: float) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        while True:
+            self._check_usable()
+            try:
+                return await asyncio.open_connection(_HOST, self.port, limit=4 * MAX_MESSAGE)
+            except OSError:
+                pass  # not listening yet
+            if time.monotonic() >= deadline:
+                return None
+            await asyncio.sleep(_CONNECT_RETRY_SECONDS)
+
+    async def _wait_for_connection(
+        self, deadline: float
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        assert self._incoming is not None and self._process is not None
+        while not self._incoming.done():
+            self._check_usable()
+            if time.monotonic() >= deadline:
+                return None
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(min(0.1, max(deadline - time.monotonic(), 0.0))):
+                    await asyncio.shield(self._incoming)
+        return self._incoming.result()
+
+    async def configure(self, variant: str | None = None) -> None:
+        """DXP declares nothing: the variants it plays come from the configuration (dxp.variants)."""
+        if variant is not None and variant not in self.config.dxp.variants:
+            offered = ", ".join(self.config.dxp.variants)
+            raise VariantUnsupported(
+                self.name,
+                f"cannot play variant {variant!r}: its configuration (dxp.variants) lists {offered}",
+            )
+
+    # -- play ---------------------------------------------------------------------------------------
+
+    async def new_game(self) -> None:
+        await self._settle_search()
+        await self.end_game()
+        self._game = None
+
+    async def begin_search(
+        self,
+        position: str,
+        moves: Sequence[str],
+        level: Level,
+        draw_offered: bool = False,
+        mode: SearchMode = "think",
+    ) -> DxpSearch:
+        """Bring the engine's game up to ``moves`` and wait for its move. ``draw_offered`` cannot be told
+        in DXP and is ignored; only `think` is possible."""
+        if mode != "think":
+            raise ValueError(f"DXP engines cannot {mode}")
+        check_position_text(position)
+        await self._settle_search()
+        engine_side = position[0] if len(moves) % 2 == 0 else ("B" if position[0] == "W" else "W")
+        game = self._game
+        continues = (
+            game is not None
+            and not game.over
+            and game.start == position
+            and game.engine_side == engine_side
+            and len(moves) == game.played + 1
+        )
+        if not continues:
+            if len(moves) > 1:
+                raise ValueError(
+                    "a DXP game can only start from a position with at most one move after it: "
+                    "give the position after the opening moves"
+                )
+            await self.end_game()
+        self._check_usable()
+        search = DxpSearch(self, time.monotonic())
+        self._search = search
+        if not continues:
+            await self._request_game(position, engine_side, level)
+            game = self._game
+        assert game is not None
+        if len(moves) > game.played:
+            seconds = round(time.monotonic() - self._last_move_at)
+            self._engine_to_move = True
+            self._send(move_from_hub(moves[-1], max(seconds, 0)))
+            game.played += 1
+            search._started = time.monotonic()
+        return search
+
+    async def _request_game(self, position: str, engine_side: str, level: Level) -> None:
+        dxp_position = position_from_hub(position)
+        settings = self.config.dxp
+        if isinstance(level, Clock):
+            minutes, moves = min(math.ceil(level.time / 60), 999), min(level.moves or 0, 999)
+        else:
+            minutes, moves = settings.default_minutes, 0
+        colour: Colour = "W" if engine_side == "W" else "Z"
+        self._engine_moves_first = engine_side == position[0]
+        # The game exists from the request on: the engine's first move may come right behind its `A`.
+        self._game = _Game(position, engine_side)
+        self._send(GameRequest(settings.initiator_name, colour, minutes, moves, dxp_position))
+        timeout = self.config.timeouts.ready
+        deadline = time.monotonic() + timeout
+        answer = await self._inbox.get(deadline)
+        while isinstance(answer, GameEnd):  # a late answer to the end of the previous game
+            answer = await self._inbox.get(deadline)
+        if answer is None:
+            raise self._fail(ReadyTimeout(self.name, f"did not answer the game request within {timeout:g} s"))
+        if not isinstance(answer, GameAccept):
+            raise self._fail(ProtocolError(self.name, f"answered the game request with {answer}"))
+        if answer.code != ACCEPTED:
+            why = _REFUSALS.get(answer.code, f"code {answer.code}")
+            raise self._fail(GameRefused(self.name, f"refused the game request: {why}"))
+        if answer.follower:
+            self.identity = EngineIdentity(name=answer.follower)
+        self._last_move_at = time.monotonic()
+
+    async def end_game(self) -> None:
+        """Tell the engine the game is over (`E`) and wait briefly for its own `E`."""
+        game = self._game
+        if game is None or game.over or self._broken is not None or self._writer is None:
+            return
+        game.over = True
+        self._engine_to_move = False
+        self._send(GameEnd(GAME_END_UNKNOWN, 0))
+        deadline = time.monotonic() + self.config.timeouts.ping
+        while (answer := await self._inbox.get(deadline)) is not None:
+            if isinstance(answer, GameEnd):
+                return
+
+    async def ping(self) -> float:
+        """DXP has no ping: this only checks that the engine is running and still connected."""
+        self._check_usable()
+        return 0.0
+
+    async def stop(self) -> None:
+        """DXP has no stop."""
+
+    async def quit(self) -> None:
+        if self._process is None or self._closed or self._closing:
+            self._closed = self._closed or self._process is None
+            return
+        self._closing = True
+        if self._writer is not None and not self._writer.is_closing():
+            with contextlib.suppress(OSError, ValueError):
+                if self._game is not None and not self._game.over:
+                    self._writer.write(encode(GameEnd(GAME_END_UNKNOWN, 1)))
+                self._writer.close()
+        if self._server is not None:
+            self._server.close()
+        # A DXP engine need not exit when the connection closes, so ending it is no fault of its own.
+        await self._close_process(quit_expected=False)
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader_task
+        if self._writer is not None:
+            with contextlib.suppress(OSError, ConnectionError):
+                await self._writer.wait_closed()
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _send(self, message: DxpMessage) -> None:
+        self._check_usable()
+        if self._writer is None or self._writer.is_closing():
+            raise self._fail(self._gone_fault())
+        data = encode(message)
+        logger.debug("%s < %r", self.name, data)
+        self._writer.write(data)
+
+    def _send_quietly(self, message: DxpMessage) -> None:
+        """An answer sent from the reader: a failure is already on record and must not stop reading."""
+        with contextlib.suppress(EngineFault, RuntimeError):
+            self._send(message)
+
+    async def _settle_search(self) -> None:
+        self._check_usable()
+        if self._search is not None and not self._search.finished:
+            with contextlib.suppress(BadMoveFormat):
+                await self._search.finish()
+
+    async def _read_messages(self) -> None:
+        assert self._reader is not None
+        while True:
+            try:
+                data = await self._reader.readuntil(b"\0")
+            except asyncio.IncompleteReadError:
+                self.on_gone()
+                return
+            except asyncio.LimitOverrunError:
+                self._fail(Garbage(self.name, f"sent a message longer than {MAX_MESSAGE} characters"))
+                return
+            except OSError:
+                self.on_gone()
+                return
+            at = time.monotonic()
+            try:
+                message = decode(data[:-1])
+            except DxpSyntaxError as error:
+                self._fail(Garbage(self.name, f"sent an unreadable DXP message: {error}"))
+                return
+            logger.debug("%s > %r", self.name, data)
+            self._dispatch(message, at)
+
+    def _dispatch(self, message: DxpMessage, at: float) -> None:
+        search = self._search if self._search is not None and not self._search.finished else None
+        if isinstance(message, Move | GameEnd) and search is not None and self._engine_to_move:
+            self._engine_to_move = False
+            self._last_move_at = at
+            game = self._game
+            if game is not None:
+                game.played += 1
+                if isinstance(message, GameEnd):
+                    game.over = True
+                    self._send_quietly(GameEnd(GAME_END_UNKNOWN, 0))  # DXP: an `E` is answered with an `E`
+            search._complete(message, at)
+        elif isinstance(message, Move):
+            self._fail(ProtocolError(self.name, "sent a move when it was not its turn"))
+        elif isinstance(message, Chat):
+            self.chats.append(message.text)
+        elif isinstance(message, BackRequest):
+            self._send_quietly(BackAccept(_TAKE_BACK_REFUSED))
+        elif isinstance(message, GameRequest):
+            self._fail(ProtocolError(self.name, "sent a game request, but the arbiter is the initiator"))
+        elif isinstance(message, GameAccept):
+            if message.code == ACCEPTED and self._engine_moves_first:
+                self._engine_to_move = True  # it may move at once, before the accepting call resumes
+                if search is not None:
+                    search._started = at
+            self._inbox.put(message)
+        elif isinstance(message, GameEnd):  # the answer to the arbiter's own `E`
+            self._inbox.put(message)
+
+    def _wake_all(self, fault: EngineFault) -> None:
+        self._inbox.fail(fault)
+        if self._search is not None:
+            self._search._abort(fault)
+
+    def on_line(self, line: bytes, at: float) -> None:
+        """A DXP engine's stdout is only logged."""
+
+
+def _free_port() -> int:
+    """A port nobody listens on now, for an engine that must be told where to listen."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((_HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port

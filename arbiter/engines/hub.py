@@ -1,0 +1,335 @@
+"""The Hub (version 2) client: one object per engine process, speaking text lines over its stdin/stdout.
+
+The protocol and the arbiter's extensions (draw offers, resignation, "Time" by `stop`) are described for
+engine authors in docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from arbiter.engines.client import EngineClient, SearchHandle, SearchMode, logger
+from arbiter.engines.config import EngineConfig
+from arbiter.engines.faults import (
+    BadMoveFormat,
+    EngineFault,
+    EngineReportedError,
+    Garbage,
+    HandshakeTimeout,
+    PingTimeout,
+    ProtocolError,
+    ReadyTimeout,
+    StopIgnored,
+    Unresponsive,
+)
+from arbiter.engines.hub_wire import (
+    HubLine,
+    HubSyntaxError,
+    check_position_text,
+    format_line,
+    is_move_text,
+    parse_line,
+)
+from arbiter.engines.inbox import Inbox
+from arbiter.engines.level import Level, level_line
+from arbiter.engines.params import EngineIdentity, ParamDecl, parse_identity, parse_param, resolve_settings
+from arbiter.engines.results import SearchResult, parse_info
+
+_PREVIEW = 60
+
+
+def _preview(raw: bytes) -> str:
+    text = repr(raw[:_PREVIEW])
+    return text + ("..." if len(raw) > _PREVIEW else "")
+
+
+class HubSearch(SearchHandle):
+    """One `go` and the `done` that ends it."""
+
+    def __init__(self, engine: HubEngine, started: float) -> None:
+        super().__init__(started)
+        self._engine = engine
+        self._infos: deque[Mapping[str, str]] = deque(maxlen=engine.config.max_infos)
+        self._stop_sent = False
+
+    @property
+    def stop_sent(self) -> bool:
+        return self._stop_sent
+
+    # -- fed by the engine's reader -----------------------------------------------------------------
+
+    def _add_info(self, fields: Mapping[str, str]) -> None:
+        self._infos.append(fields)  # read into Info only at the end: a flood of info costs little
+
+    def _complete(self, line: HubLine, at: float) -> None:
+        infos = tuple(parse_info(fields) for fields in self._infos)
+        elapsed = at - self._started
+        move = line.fields.get("move")
+        if "resign" in line.flags:
+            self._settle(SearchResult(None, True, False, None, infos, elapsed, self._stop_sent))
+            return
+        if move is None or not is_move_text(move):
+            what = "no move" if move is None else f"move={move!r}"
+            fault = BadMoveFormat(
+                self._engine.name,
+                f"ended its search with {what}; a move is squares joined by - or x (32-28, 28x19x23)",
+            )
+            self._engine._record(fault)
+            self._abort(fault)
+            return
+        ponder = line.fields.get("ponder")
+        result = SearchResult(
+            move,
+            resigned=False,
+            offers_draw="draw" in line.flags,
+            ponder=ponder if ponder is not None and is_move_text(ponder) else None,
+            infos=infos,
+            elapsed=elapsed,
+            stopped=self._stop_sent,
+        )
+        self._settle(result)
+
+    # -- used by the referee ------------------------------------------------------------------------
+
+    async def stop(self) -> None:
+        if not self.finished and not self._stop_sent:
+            self._stop_sent = True
+            self._engine._send("stop")
+
+    async def finish(self, timeout: float | None = None) -> SearchResult:
+        grace = timeout if timeout is not None else self._engine.config.timeouts.stop
+        await self.stop()
+        result = await self.wait(grace)
+        if result is not None:
+            return result
+        name = self._engine.name
+        if await self._engine._round_trip(self._engine.config.timeouts.ping) is None:
+            fault: EngineFault = Unresponsive(
+                name, f"no done within {grace:g} s after stop, and no pong either"
+            )
+        else:
+            fault = StopIgnored(name, f"no done within {grace:g} s after stop, though it still answers ping")
+        self._engine._fail(fault)
+        raise fault
+
+
+class HubEngine(EngineClient):
+    """An engine speaking Hub version 2 over its stdin/stdout."""
+
+    protocol = "hub"
+
+    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
+        super().__init__(config, stderr_log=stderr_log)
+        self._inbox: Inbox[HubLine] = Inbox()
+        self._expected: frozenset[str] = frozenset()  # commands a waiting call wants to receive
+        self._pongs: deque[asyncio.Future[float]] = deque()
+        self._search: HubSearch | None = None
+
+    # -- start-up -----------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self._spawn()
+
+    async def handshake(self) -> EngineIdentity:
+        self._check_usable()
+        timeout = self.config.timeouts.handshake
+        deadline = time.monotonic() + timeout
+        id_fields: dict[str, str] = {}
+        params: dict[str, ParamDecl] = {}
+        self._expected = frozenset({"id", "param", "wait"})
+        self._send("hub")
+        while True:
+            line = await self._next(deadline)
+            if line is None:
+                seen = (
+                    f"; it sent {'an id line' if id_fields else 'no id line'} and {len(params)} param lines"
+                )
+                raise self._fail(HandshakeTimeout(self.name, f"no wait within {timeout:g} s after hub{seen}"))
+            if line.command == "id":
+                id_fields.update(line.fields)
+            elif line.command == "param":
+                try:
+                    decl = parse_param(line.fields)
+                except ValueError as error:
+                    raise self._fail(
+                        ProtocolError(self.name, f"declared a broken parameter: {error}")
+                    ) from None
+                params[decl.name] = decl
+            else:  # wait
+                break
+        self._expected = frozenset()
+        self._handshake_done = True
+        self.identity = parse_identity(id_fields, params)
+        return self.identity
+
+    async def configure(self, variant: str | None = None) -> None:
+        if self.identity is None:
+            raise RuntimeError(f"engine '{self.name}': configure() needs the handshake first")
+        settings = resolve_settings(
+            self.name, self.identity.params, self.config.params, variant, self.config.variant_names
+        )
+        await self.set_params(settings)
+        await self.init()
+
+    async def set_params(self, settings: Sequence[tuple[str, str]]) -> None:
+        """Send `set-param` for each (name, value text); see ``params.resolve_settings``."""
+        self._check_usable()
+        for name, value in settings:
+            self._send("set-param", {"name": name, "value": value})
+
+    async def init(self) -> None:
+        """`init`, then wait for `ready` within the ready timeout."""
+        self._check_usable()
+        timeout = self.config.timeouts.ready
+        self._expected = frozenset({"ready"})
+        self._send("init")
+        line = await self._next(time.monotonic() + timeout)
+        self._expected = frozenset()
+        if line is None:
+            raise self._fail(ReadyTimeout(self.name, f"no ready within {timeout:g} s after init"))
+
+    # -- play ---------------------------------------------------------------------------------------
+
+    async def new_game(self) -> None:
+        await self._settle_search()
+        self._send("new-game")
+
+    async def begin_search(
+        self,
+        position: str,
+        moves: Sequence[str],
+        level: Level,
+        draw_offered: bool = False,
+        mode: SearchMode = "think",
+    ) -> HubSearch:
+        check_position_text(position)
+        for move in moves:
+            if not is_move_text(move):
+                raise ValueError(f"not a Hub move: {move!r}")
+        await self._settle_search()
+        fields = {"pos": position}
+        if moves:
+            fields["moves"] = " ".join(moves)
+        go_flags = (mode, "draw-offered") if draw_offered else (mode,)
+        text = "\n".join((format_line("pos", fields), level_line(level), format_line("go", flags=go_flags)))
+        self._write(text)
+        self._search = HubSearch(self, time.monotonic())
+        return self._search
+
+    async def ping(self) -> float:
+        self._check_usable()
+        timeout = self.config.timeouts.ping
+        elapsed = await self._round_trip(timeout)
+        if elapsed is None:
+            raise self._fail(PingTimeout(self.name, f"no pong within {timeout:g} s"))
+        return elapsed
+
+    async def stop(self) -> None:
+        if self._search is not None:
+            await self._search.stop()
+
+    async def end_game(self) -> None:
+        """Hub has no end-of-game message: `new-game` starts the next one."""
+
+    async def ponder_hit(self) -> None:
+        """The opponent played the move the engine was pondering on."""
+        if self._search is not None and not self._search.finished:
+            self._send("ponder-hit")
+
+    async def quit(self) -> None:
+        if self._process is None or self._closed or self._closing:
+            self._closed = self._closed or self._process is None
+            return
+        self._closing = True
+        if self._process.running:
+            if self._search is not None and not self._search.finished and not self._search.stop_sent:
+                self._process.write(b"stop\n")
+            self._process.write(b"quit\n")
+        await self._close_process(quit_expected=self._process.running and self._broken is None)
+
+    # -- internals ----------------------------------------------------------------------------------
+
+    def _send(self, command: str, fields: Mapping[str, str] | None = None) -> None:
+        self._write(format_line(command, fields))
+
+    def _write(self, text: str) -> None:
+        self._check_usable()
+        assert self._process is not None
+        logger.debug("%s < %s", self.name, text)
+        if not self._process.write(text.encode() + b"\n"):
+            raise self._fail(self._gone_fault())
+
+    async def _next(self, deadline: float) -> HubLine | None:
+        return await self._inbox.get(deadline)
+
+    async def _round_trip(self, timeout: float) -> float | None:
+        """Seconds from `ping` to `pong`, or None after ``timeout``."""
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self._pongs.append(future)
+        sent = time.monotonic()
+        self._send("ping")
+        try:
+            async with asyncio.timeout(timeout):
+                answered = await future
+        except TimeoutError:
+            if future in self._pongs:
+                self._pongs.remove(future)
+            return None
+        return answered - sent
+
+    async def _settle_search(self) -> None:
+        """A search that ran past its deadline must end before anything else is sent."""
+        self._check_usable()
+        if self._search is not None and not self._search.finished:
+            with contextlib.suppress(BadMoveFormat):  # the late move of an abandoned search
+                await self._search.finish()
+
+    def _wake_all(self, fault: EngineFault) -> None:
+        self._inbox.fail(fault)
+        while self._pongs:
+            pong = self._pongs.popleft()
+            if not pong.done():
+                pong.set_exception(fault)
+                pong.exception()  # mark as seen: nobody may be waiting any more
+        if self._search is not None:
+            self._search._abort(fault)
+
+    # -- OutputListener: called by the process for what the engine prints ---------------------------
+
+    def on_line(self, line: bytes, at: float) -> None:
+        if self._broken is not None:
+            return
+        try:
+            text = line.rstrip(b"\r").decode("utf-8")
+            if not text.strip():
+                return
+            message = parse_line(text)
+        except (UnicodeDecodeError, HubSyntaxError) as error:
+            reason = "bytes that are not UTF-8" if isinstance(error, UnicodeDecodeError) else str(error)
+            self._fail(Garbage(self.name, f"printed {reason}: {_preview(line)}"))
+            return
+        logger.debug("%s > %s", self.name, text)
+        command = message.command
+        search = self._search if self._search is not None and not self._search.finished else None
+        if command == "info":
+            if search is not None:
+                search._add_info(message.fields)
+        elif command == "done":
+            if search is None:
+                self._fail(ProtocolError(self.name, f"sent done while no search was running: {text!r}"))
+            else:
+                search._complete(message, at)
+        elif command == "pong":
+            if self._pongs:
+                self._pongs.popleft().set_result(at)
+        elif command == "error":
+            detail = message.fields.get("message", text)
+            self._record(EngineReportedError(self.name, f"reported an error: {detail}"))
+        elif command in self._expected:
+            self._inbox.put(message)
+        # Anything else is ignored, as the protocol asks: that is how it is extended.

@@ -1,0 +1,92 @@
+"""How long or how deep an engine may search: the five forms of Hub's `level` line."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from arbiter.engines.hub_wire import format_line, format_seconds
+
+
+@dataclass(frozen=True)
+class Depth:
+    """Search to a fixed depth (plies)."""
+
+    plies: int
+
+    def __post_init__(self) -> None:
+        if self.plies < 1:
+            raise ValueError(f"a search depth must be at least 1, not {self.plies}")
+
+
+@dataclass(frozen=True)
+class Nodes:
+    """Search a fixed number of nodes."""
+
+    count: int
+
+    def __post_init__(self) -> None:
+        if self.count < 1:
+            raise ValueError(f"a node count must be at least 1, not {self.count}")
+
+
+@dataclass(frozen=True)
+class MoveTime:
+    """Think this many seconds on the move."""
+
+    seconds: float
+
+    def __post_init__(self) -> None:
+        _check_seconds("move time", self.seconds)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The engine's own clock: ``time`` seconds left for ``moves`` moves (None: the rest of the game),
+    plus ``inc`` seconds added before every move."""
+
+    time: float
+    moves: int | None = None
+    inc: float | None = None
+
+    def __post_init__(self) -> None:
+        _check_seconds("time", self.time)
+        if self.inc is not None:
+            _check_seconds("increment", self.inc)
+        if self.moves is not None and self.moves < 1:
+            raise ValueError(f"moves to the time control must be at least 1, not {self.moves}")
+
+
+@dataclass(frozen=True)
+class Infinite:
+    """Search until told to stop."""
+
+
+Level = Depth | Nodes | MoveTime | Clock | Infinite
+
+
+def _check_seconds(what: str, seconds: float) -> None:
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"{what} must be a finite number of seconds >= 0, not {seconds}")
+
+
+def level_line(level: Level) -> str:
+    """The Hub `level` line for ``level``."""
+    fields: dict[str, str] = {}
+    flags: tuple[str, ...] = ()
+    match level:
+        case Depth(plies):
+            fields["depth"] = str(plies)
+        case Nodes(count):
+            fields["nodes"] = str(count)
+        case MoveTime(seconds):
+            fields["move-time"] = format_seconds(seconds)
+        case Clock(time, moves, inc):
+            if moves is not None:
+                fields["moves"] = str(moves)
+            fields["time"] = format_seconds(time)
+            if inc is not None:
+                fields["inc"] = format_seconds(inc)
+        case Infinite():
+            flags = ("infinite",)
+    return format_line("level", fields, flags)

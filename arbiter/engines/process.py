@@ -1,0 +1,388 @@
+"""One engine's child process: started without a shell, in its own session, ended without leftovers.
+
+The process writes its protocol output to a pipe that is cut into lines here, with a cap on the length
+of a line and on the bytes that may follow one command, so a misbehaving engine cannot make the arbiter
+buffer without bound. Its stderr goes to a log file (also capped) and never into the protocol stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import os
+import resource
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Protocol
+
+from arbiter.engines.config import EngineConfig
+from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartFailed, StderrFlood
+from arbiter.engines.process_group import (
+    ProcessEntry,
+    become_subreaper,
+    kill_and_wait,
+    remaining_members,
+    signal_group,
+)
+
+_TAIL_BYTES = 2048
+# After the process exits, how long its last output may take to arrive when a leftover child keeps the
+# pipe open (normally end-of-file comes at once).
+_EXIT_FLUSH_SECONDS = 0.2
+
+_live_groups: set[int] = set()
+
+
+@atexit.register
+def _kill_live_groups() -> None:
+    """Last resort if the arbiter exits without closing its engines: leave no engine running."""
+    for pgid in list(_live_groups):
+        signal_group(pgid, signal.SIGKILL)
+
+
+class OutputListener(Protocol):
+    """What the protocol client hears from the process."""
+
+    def on_line(self, line: bytes, at: float) -> None:
+        """One line of protocol output (without its newline), and the monotonic time it arrived."""
+
+    def on_stream_fault(self, fault: EngineFault) -> None:
+        """Too long a line, too much output, too much stderr."""
+
+    def on_gone(self) -> None:
+        """The process exited or closed its output (may be called more than once)."""
+
+
+@dataclass
+class ShutdownReport:
+    returncode: int | None
+    terminated: bool  # it had to be sent SIGTERM/SIGKILL
+    strays: list[ProcessEntry] = field(default_factory=list)  # left alive after the engine itself exited
+    unkillable: list[ProcessEntry] = field(default_factory=list)
+
+
+def describe_status(returncode: int | None) -> str:
+    if returncode is None:
+        return "is still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"was killed by {name}"
+    return f"exited with code {returncode}"
+
+
+def _limits_setter(memory_limit_mb: int | None, cpus: Sequence[int] | None) -> Callable[[], None] | None:
+    """Applied in the child between fork and exec, so the limits hold from the engine's first instruction."""
+    if memory_limit_mb is None and cpus is None:
+        return None
+    memory_bytes = memory_limit_mb * 1024 * 1024 if memory_limit_mb is not None else None
+    cpu_set = set(cpus) if cpus is not None else None
+
+    def apply() -> None:
+        if memory_bytes is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+        if cpu_set is not None:
+            os.sched_setaffinity(0, cpu_set)
+
+    return apply
+
+
+class _PipeProtocol(asyncio.SubprocessProtocol):
+    def __init__(self, owner: EngineProcess) -> None:
+        self._owner = owner
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # Before any other callback: a process may exit before subprocess_exec() even returns.
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self._owner._transport = transport
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        self._owner._data_received(fd, data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        self._owner._pipe_closed(fd)
+
+    def process_exited(self) -> None:
+        self._owner._process_exited()
+
+
+class EngineProcess:
+    """A started engine program. Create it with ``await EngineProcess.spawn(...)``."""
+
+    def __init__(
+        self,
+        config: EngineConfig,
+        listener: OutputListener,
+        log: BinaryIO,
+        log_path: Path,
+        stdout_is_protocol: bool,
+    ) -> None:
+        self.config = config
+        self.log_path = log_path
+        self._listener = listener
+        self._log = log
+        self._stdout_is_protocol = stdout_is_protocol
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._partial = b""
+        self._output_since_command = 0
+        self._reading_stopped = False
+        self._stderr_written = 0
+        self._stderr_overflowed = False
+        self._tail = bytearray()
+        self._exited = asyncio.Event()
+        self._stdout_closed = asyncio.Event()
+        self._returncode: int | None = None
+        self.pid = 0
+
+    @classmethod
+    async def spawn(
+        cls,
+        config: EngineConfig,
+        *,
+        stderr_log: Path,
+        listener: OutputListener,
+        stdout_is_protocol: bool = True,
+        argv: Sequence[str] | None = None,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> EngineProcess:
+        """Start the program. Its stdout is the protocol stream, or (DXP) goes to the log with stderr."""
+        become_subreaper()
+        args = list(argv if argv is not None else config.command)
+        env = dict(os.environ) if config.inherit_env else {}
+        env.update(config.env)
+        env.update(extra_env or {})
+        stderr_log.parent.mkdir(parents=True, exist_ok=True)
+        log = stderr_log.open("ab")
+        process = cls(config, listener, log, stderr_log, stdout_is_protocol)
+        loop = asyncio.get_running_loop()
+        try:
+            transport, _ = await loop.subprocess_exec(
+                lambda: _PipeProtocol(process),
+                *args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE if stdout_is_protocol else subprocess.STDOUT,
+                cwd=config.working_dir,
+                env=env,
+                start_new_session=True,
+                close_fds=True,
+                preexec_fn=_limits_setter(config.memory_limit_mb, config.cpu_affinity),
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            log.close()
+            raise StartFailed(config.name, _start_error_text(args, config.working_dir, error)) from error
+        process.pid = transport.get_pid()
+        _live_groups.add(process.pid)
+        header = f"[arbiter] started pid {process.pid}: {' '.join(args)}\n"
+        log.write(header.encode())
+        log.flush()
+        return process
+
+    # -- state -------------------------------------------------------------------------------------
+
+    @property
+    def returncode(self) -> int | None:
+        return self._returncode
+
+    @property
+    def running(self) -> bool:
+        return not self._exited.is_set()
+
+    def status(self) -> str:
+        return describe_status(self._returncode)
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines of stderr, to put in a fault message."""
+        text = self._tail.decode("utf-8", "replace")
+        kept = [line.rstrip() for line in text.splitlines() if line.strip()]
+        return " | ".join(kept[-lines:])
+
+    async def wait_exit(self, timeout: float) -> bool:
+        """True when the process exited within ``timeout`` seconds."""
+        if self._exited.is_set():
+            return True
+        try:
+            async with asyncio.timeout(timeout):
+                await self._exited.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def wait_output_closed(self, timeout: float) -> bool:
+        if self._stdout_closed.is_set():
+            return True
+        try:
+            async with asyncio.timeout(timeout):
+                await self._stdout_closed.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    # -- writing -----------------------------------------------------------------------------------
+
+    def write(self, data: bytes) -> bool:
+        """Send bytes to the engine's stdin; False when it can no longer be written to."""
+        pipe = self._stdin_pipe()
+        if pipe is None or pipe.is_closing() or self._exited.is_set():
+            return False
+        self._output_since_command = 0
+        pipe.write(data)
+        return True
+
+    def close_stdin(self) -> None:
+        pipe = self._stdin_pipe()
+        if pipe is not None and not pipe.is_closing():
+            pipe.close()
+
+    def _stdin_pipe(self) -> asyncio.WriteTransport | None:
+        if self._transport is None:
+            return None
+        pipe = self._transport.get_pipe_transport(0)
+        return pipe if isinstance(pipe, asyncio.WriteTransport) else None
+
+    # -- reading (called by the event loop) ----------------------------------------------------------
+
+    def _data_received(self, fd: int, data: bytes) -> None:
+        if fd == 1 and self._stdout_is_protocol:
+            self._protocol_data(data)
+        else:
+            self._log_data(data)
+
+    def _protocol_data(self, data: bytes) -> None:
+        if self._reading_stopped:
+            return
+        self._output_since_command += len(data)
+        limit = self.config.output_limit_bytes
+        if self._output_since_command > limit:
+            self._stop_reading(
+                OutputFlood(self.config.name, f"printed more than {limit} bytes after one command")
+            )
+            return
+        if b"\n" not in data:
+            self._partial += data
+            self._check_partial()
+            return
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        now = time.monotonic()
+        line_limit = self.config.line_limit_bytes
+        for line in lines:
+            if len(line) > line_limit:
+                self._stop_reading(
+                    LineTooLong(self.config.name, f"printed a line longer than {line_limit} bytes")
+                )
+                return
+            self._listener.on_line(line, now)
+            if self._reading_stopped:
+                return
+        self._check_partial()
+
+    def _check_partial(self) -> None:
+        if len(self._partial) > self.config.line_limit_bytes:
+            limit = self.config.line_limit_bytes
+            self._stop_reading(LineTooLong(self.config.name, f"printed a line longer than {limit} bytes"))
+
+    def _stop_reading(self, fault: EngineFault) -> None:
+        """Stop taking protocol output: the engine then blocks on its full pipe until it is ended."""
+        self._reading_stopped = True
+        self._partial = b""
+        self._pause_stdout(True)
+        self._listener.on_stream_fault(fault)
+
+    def _pause_stdout(self, pause: bool) -> None:
+        if self._transport is None:
+            return
+        pipe = self._transport.get_pipe_transport(1)
+        if isinstance(pipe, asyncio.ReadTransport) and not pipe.is_closing():
+            if pause:
+                pipe.pause_reading()
+            else:
+                pipe.resume_reading()
+
+    def _log_data(self, data: bytes) -> None:
+        if self._log.closed:
+            return
+        self._tail += data
+        if len(self._tail) > _TAIL_BYTES:
+            del self._tail[: len(self._tail) - _TAIL_BYTES]
+        room = self.config.stderr_limit_bytes - self._stderr_written
+        if room > 0:
+            kept = data[:room]
+            self._log.write(kept)
+            self._log.flush()
+            self._stderr_written += len(kept)
+        if len(data) > room and not self._stderr_overflowed:
+            self._stderr_overflowed = True
+            limit = self.config.stderr_limit_bytes
+            self._log.write(
+                f"\n[arbiter] stderr limit of {limit} bytes reached; the rest is discarded\n".encode()
+            )
+            self._log.flush()
+            self._listener.on_stream_fault(
+                StderrFlood(self.config.name, f"wrote more than {limit} bytes to stderr ({self.log_path})")
+            )
+
+    def _pipe_closed(self, fd: int) -> None:
+        if fd == 1:
+            self._stdout_closed.set()
+            self._listener.on_gone()
+
+    def _process_exited(self) -> None:
+        assert self._transport is not None
+        self._returncode = self._transport.get_returncode()
+        self._exited.set()
+        if not self._stdout_closed.is_set():
+            # A child the engine left behind may hold the pipe open: do not wait for end-of-file forever.
+            asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
+
+    # -- ending ------------------------------------------------------------------------------------
+
+    async def shutdown(self, quit_grace: float, kill_grace: float) -> ShutdownReport:
+        """Close stdin, give the engine ``quit_grace`` seconds to exit, then SIGTERM and SIGKILL the group.
+
+        Whatever the engine left running in its group is killed too and reported as strays.
+        """
+        self.close_stdin()
+        # Drain what is still coming so that a blocked writer can reach its exit.
+        self._reading_stopped = True
+        self._pause_stdout(False)
+        terminated = False
+        if not await self.wait_exit(quit_grace):
+            terminated = True
+            signal_group(self.pid, signal.SIGTERM)
+            if not await self.wait_exit(kill_grace):
+                signal_group(self.pid, signal.SIGKILL)
+                await self.wait_exit(kill_grace + 5.0)
+        alive = [entry for entry in remaining_members(self.pid, self.pid) if not entry.zombie]
+        # After an exit of its own, what is left would have outlived the engine; after SIGTERM to the
+        # group, the rest is simply still dying.
+        strays = [] if terminated else alive
+        unkillable = await kill_and_wait(self.pid, self.pid, kill_grace + 1.0) if alive else []
+        if self._transport is not None:
+            self._transport.close()
+        # Let the pipes' closing callbacks run before the loop may be closed.
+        await self.wait_output_closed(0.5)
+        await asyncio.sleep(0)
+        self._log.close()
+        if not unkillable:
+            _live_groups.discard(self.pid)
+        return ShutdownReport(self._returncode, terminated, strays, unkillable)
+
+
+def _start_error_text(args: Sequence[str], cwd: Path | None, error: BaseException) -> str:
+    where = f" in working directory {cwd}" if cwd is not None else ""
+    if isinstance(error, FileNotFoundError):
+        if cwd is not None and not cwd.is_dir():
+            return f"cannot start {args[0]!r}: working directory {cwd} does not exist"
+        return f"cannot start {args[0]!r}: program not found{where}"
+    if isinstance(error, PermissionError):
+        return f"cannot start {args[0]!r}: permission denied (is it executable?){where}"
+    if isinstance(error, OSError):
+        return f"cannot start {args[0]!r}{where}: {error.strerror or error}"
+    return f"cannot start {args[0]!r}{where}: {error} (memory limit or CPU affinity rejected?)"

@@ -1,0 +1,70 @@
+"""What a search gives back: the move (or resignation, or draw offer) and the engine's `info` lines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Info:
+    """One `info` line. Fields an engine did not send are None; fields the arbiter does not know (or
+    could not read as numbers) are kept as text in ``extra``."""
+
+    depth: int | None = None
+    score: float | None = None
+    nodes: int | None = None
+    time: float | None = None
+    nps: float | None = None
+    pv: tuple[str, ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+def _number(fields: dict[str, str], key: str, convert: Callable[[str], T]) -> T | None:
+    text = fields.pop(key, None)
+    if text is None:
+        return None
+    try:
+        return convert(text)
+    except ValueError:
+        fields[key] = text  # keep what could not be read
+        return None
+
+
+def parse_info(fields: Mapping[str, str]) -> Info:
+    rest = dict(fields)
+    pv_text = rest.pop("pv", "")
+    return Info(
+        depth=_number(rest, "depth", int),
+        score=_number(rest, "score", float),
+        nodes=_number(rest, "nodes", int),
+        time=_number(rest, "time", float),
+        nps=_number(rest, "nps", float),
+        pv=tuple(pv_text.split()),
+        extra=rest,
+    )
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The end of one search.
+
+    ``move`` is None only when the engine resigned (or, in DXP, ended the game with a draw claim).
+    ``elapsed`` is measured by the arbiter with a monotonic clock, from sending `go` to reading `done`.
+    """
+
+    move: str | None
+    resigned: bool = False
+    offers_draw: bool = False
+    ponder: str | None = None
+    infos: tuple[Info, ...] = ()
+    elapsed: float = 0.0
+    stopped: bool = False  # the arbiter sent `stop` before the move came
+    reported_time: float | None = None  # the time the engine says it used (DXP), if any
+
+    @property
+    def last_info(self) -> Info | None:
+        return self.infos[-1] if self.infos else None

@@ -1,0 +1,468 @@
+"""The referee of one game: it asks each engine for a move under its clock, checks the move against the
+rules, keeps the time, and decides how the game ended. The engines are opened by the caller (a
+tournament reuses them from game to game); ``session.play_game_from_configs`` also starts and quits them.
+
+One move, as the referee plays it:
+
+1. The clock starts the move (``PlayerClock.start_move``), which gives the level to tell the engine (its
+   true remaining time, capped by an ACF jump limit when the mover must capture) and the deadlines.
+2. The engine is sent a position and the moves since it, so it can see repetitions: for a Hub engine
+   the position after the last man move or capture (short lines, little replaying), for a DXP engine
+   the position after the opening (a DXP game follows from one start). Then the level, and ``go``
+   (with ``draw-offered`` when the opponent offered a draw with its last move).
+3. The referee waits. At a jump limit it calls "Time" by sending ``stop``; when the last deadline passes
+   with no move, the game is lost on time or for improper delay. The engine layer measures each move on
+   a monotonic clock from writing ``go`` to reading ``done``.
+4. The answer is judged: a late move, a resignation, an accepted draw, an illegal move, or a move that
+   is played and recorded, after which the rules, the length limit and score adjudication may end the
+   game.
+
+Between reading one engine's ``done`` and writing the next ``go`` the referee does only that bookkeeping,
+so its own overhead per move stays far below a millisecond (see ``benchmarks/referee_overhead.py``); an
+observer hears of a move only once the next engine has been sent ``go``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from arbiter.engines.client import EngineClient, SearchHandle
+from arbiter.engines.faults import EngineFault
+from arbiter.engines.params import EngineIdentity
+from arbiter.engines.results import Info, SearchResult
+from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub
+from arbiter.referee.adjudication import ScoreAdjudicator
+from arbiter.referee.clock import ClockLoss, JumpSituation, MoveBudget, MoveOutcome, PlayerClock
+from arbiter.referee.forfeits import termination_for
+from arbiter.referee.observer import GameObserver
+from arbiter.referee.record import (
+    EngineInfo,
+    GameOutcome,
+    GameRecord,
+    MoveRecord,
+    PlayerRecord,
+    Side,
+    Termination,
+    Winner,
+)
+from arbiter.referee.setup import GameSetup
+from arbiter.referee.told_level import search_level
+from arbiter.rules import Color, EndReason, Game, GameEnd, Move, Position
+
+FORCED_MOVE_NOTE = "forced move, played by the referee"
+
+_END_REASONS = {
+    EndReason.NO_PIECES: Termination.NO_PIECES,
+    EndReason.NO_LEGAL_MOVES: Termination.NO_LEGAL_MOVES,
+    EndReason.REPETITION: Termination.REPETITION,
+    EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
+}
+
+
+async def play_game(
+    setup: GameSetup,
+    white: EngineClient,
+    black: EngineClient,
+    *,
+    observer: GameObserver | None = None,
+    white_player: PlayerRecord | None = None,
+    black_player: PlayerRecord | None = None,
+    overhead: list[float] | None = None,
+) -> GameRecord:
+    """Play one game between two opened engines and return its complete record.
+
+    ``white_player``/``black_player`` name the players in the record (default: the engines' names and
+    identities). When ``overhead`` is given, the referee appends to it, for every move after the first,
+    the seconds from reading one engine's ``done`` to writing the next ``go``.
+    Raises ``GameSetupError`` (before any engine is asked anything) when the setup is unusable.
+    """
+    referee = Referee(setup, white, black, observer=observer, overhead=overhead)
+    return await referee.play(white_player, black_player)
+
+
+def identity_fields(identity: EngineIdentity | None) -> dict[str, str]:
+    """What an engine said about itself, as saved in the record (empty fields left out)."""
+    if identity is None:
+        return {}
+    fields = {
+        "name": identity.name,
+        "version": identity.version,
+        "author": identity.author,
+        "country": identity.country,
+        **identity.extra,
+    }
+    return {key: value for key, value in fields.items() if value}
+
+
+def player_record(engine: EngineClient) -> PlayerRecord:
+    return PlayerRecord(name=engine.name, identity=identity_fields(engine.identity))
+
+
+def color_name(color: Color) -> str:
+    return "White" if color is Color.WHITE else "Black"
+
+
+def result_words(winner: Color | None) -> str:
+    return "Draw" if winner is None else f"{color_name(winner)} wins"
+
+
+def engine_info(info: Info | None) -> EngineInfo | None:
+    if info is None:
+        return None
+    return EngineInfo(
+        depth=info.depth,
+        score=info.score,
+        nodes=info.nodes,
+        time=info.time,
+        nps=info.nps,
+        pv=list(info.pv),
+        extra=dict(info.extra),
+    )
+
+
+@dataclass
+class _Turn:
+    """One engine move being played: what was asked and what was noted on the way."""
+
+    color: Color
+    budget: MoveBudget
+    handle: SearchHandle
+    draw_offered: bool
+    warnings: list[str]
+    shift: float
+    """Seconds from starting the clock to writing ``go``: the budget's deadlines count from ``go``."""
+
+    def deadline(self, moment: float | None) -> float | None:
+        return None if moment is None else moment + self.shift
+
+
+class Referee:
+    """Plays one game; use ``play_game`` unless you need the object itself."""
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        white: EngineClient,
+        black: EngineClient,
+        *,
+        observer: GameObserver | None = None,
+        overhead: list[float] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.prepared = setup.prepare()
+        self.engines = {Color.WHITE: white, Color.BLACK: black}
+        control = setup.time_control
+        self.clocks = {
+            Color.WHITE: PlayerClock(control, setup.white_margin),
+            Color.BLACK: PlayerClock(control, setup.black_margin),
+        }
+        self.game = Game(self.prepared.variant, self.prepared.start)
+        self.observer = observer if observer is not None else GameObserver()
+        self.adjudicator = ScoreAdjudicator(setup.rules.draw_adjudication, setup.rules.win_adjudication)
+        self._overhead = overhead
+        self._done_at: float | None = None
+        self._hub_moves: list[str] = []
+        # (ply, Hub position) of the positions engines are sent with the moves after them: the last
+        # irreversible one, and (for DXP, which follows one game from its start) the one after the opening.
+        self._recent_base = (0, "")
+        self._opening_base = (0, "")
+        self._stable_base = {color: engine.protocol == "dxp" for color, engine in self.engines.items()}
+        self._offer_to: Color | None = None  # the side that must answer a pending draw offer
+        self._faults_before = {color: len(engine.faults) for color, engine in self.engines.items()}
+        # Moves are shown to the observer once the next engine is thinking, off the referee's critical path.
+        self._unannounced: list[tuple[MoveRecord, Position]] = []
+        self.record: GameRecord | None = None
+
+    # -- the game -------------------------------------------------------------------------------------
+
+    async def play(
+        self, white_player: PlayerRecord | None = None, black_player: PlayerRecord | None = None
+    ) -> GameRecord:
+        setup = self.setup
+        record = GameRecord(
+            variant=self.prepared.variant.id,
+            white=white_player or player_record(self.engines[Color.WHITE]),
+            black=black_player or player_record(self.engines[Color.BLACK]),
+            start_fen=self.prepared.start.fen(),
+            opening=setup.opening,
+            time_control=str(setup.time_control),
+            started_at=datetime.now(UTC),
+            tags=dict(setup.tags),
+        )
+        self.record = record
+        self.observer.game_started(record, self.game.position)
+        for move in self.prepared.opening_moves:
+            if record.outcome is not None:
+                break
+            self._play(move, from_opening=True)
+        self._check_rules()
+        self._recent_base = self._opening_base = (self.game.ply, self.game.position.hub())
+        if record.outcome is None:
+            await self._start_engines()
+        while record.outcome is None:
+            await self._turn()
+        await self._wrap_up()
+        return record
+
+    async def _start_engines(self) -> None:
+        for color, engine in self.engines.items():
+            try:
+                await engine.new_game()
+            except EngineFault as fault:
+                self._forfeit(color, fault)
+                return
+
+    async def _turn(self) -> None:
+        game = self.game
+        color = game.turn
+        position = game.position
+        legal = position.legal_moves()
+        clock = self.clocks[color]
+        if self.setup.rules.auto_forced_moves and len(legal) == 1:
+            clock.start_move(time.monotonic())
+            outcome = clock.finish_move(0.0)
+            self._offer_to = None  # the engine was not asked, so it cannot accept
+            self._play(legal[0], elapsed=0.0, clock=outcome.remaining, warnings=[FORCED_MOVE_NOTE])
+            return
+        jump = None
+        if self.setup.time_control.jump_limits is not None and legal[0].is_capture:
+            jump = JumpSituation(len(legal))
+        draw_offered = self._offer_to is color
+        self._offer_to = None
+        base_ply, base_hub = self._opening_base if self._stable_base[color] else self._recent_base
+        budget = clock.start_move(time.monotonic(), jump)
+        try:
+            handle = await self.engines[color].begin_search(
+                base_hub, self._hub_moves[base_ply:], search_level(budget.level), draw_offered
+            )
+        except EngineFault as fault:
+            self._forfeit(color, fault)
+            return
+        go_at = time.monotonic()  # the engine layer measures the move from here (``SearchResult.elapsed``)
+        if self._overhead is not None and self._done_at is not None:
+            self._overhead.append(go_at - self._done_at)
+        turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at)
+        if self._unannounced:
+            self._announce()
+        result = await self._await_move(turn)
+        if result is not None:
+            self._done_at = go_at + result.elapsed
+            self._judge(turn, result)
+
+    async def _await_move(self, turn: _Turn) -> SearchResult | None:
+        """The engine's answer, or None when the game ended while waiting (the reason is recorded)."""
+        budget, handle = turn.budget, turn.handle
+        engine = self.engines[turn.color]
+        try:
+            result: SearchResult | None = None
+            time_call_at, forfeit_at = turn.deadline(budget.time_call_at), turn.deadline(budget.forfeit_at)
+            if time_call_at is not None:
+                result = await _wait_until(handle, time_call_at)
+                if result is None:
+                    await handle.stop()  # "Time": the outcome of the move says whether it was called
+            if result is None and forfeit_at is not None:
+                result = await _wait_until(handle, forfeit_at)
+            elif result is None:
+                # No clock (depth=, nodes=): only the engine's search timeout bounds the move.
+                limit = engine.config.timeouts.search
+                result = await handle.wait(limit)
+                if result is None:
+                    late = await handle.finish()
+                    self._end(
+                        turn.color.opponent,
+                        Termination.NO_ANSWER,
+                        f"{color_name(turn.color)}'s engine gave no move within its search timeout of "
+                        f"{limit:g} s (it moved {late.elapsed:.3f} s after go, when told to stop)",
+                    )
+                    return None
+        except EngineFault as fault:
+            self._forfeit(turn.color, fault)
+            return None
+        if result is None:
+            outcome = self.clocks[turn.color].expire()
+            with contextlib.suppress(EngineFault):
+                await handle.stop()  # leave the engine ready for its next game
+            self._clock_forfeit(turn, outcome, None)
+            return None
+        return result
+
+    def _judge(self, turn: _Turn, result: SearchResult) -> None:
+        color = turn.color
+        outcome = self.clocks[color].finish_move(result.elapsed)
+        if outcome.time_called and turn.budget.jump_limit is not None:
+            turn.warnings.append(
+                f"Time: called at the jump limit of {turn.budget.jump_limit:.3f} s; "
+                f"the move came after {outcome.elapsed:.3f} s"
+            )
+        if outcome.lost:
+            self._clock_forfeit(turn, outcome, result)
+            return
+        if result.resigned:
+            self._note_turn_warnings(turn)
+            self._end(color.opponent, Termination.RESIGNATION, f"{color_name(color)} resigned")
+            return
+        if turn.draw_offered and result.offers_draw:
+            self._note_turn_warnings(turn)
+            self._end(
+                None,
+                Termination.AGREEMENT,
+                f"{color_name(color.opponent)} offered a draw and {color_name(color)} accepted",
+            )
+            return
+        position = self.game.position
+        text = result.move or ""
+        try:
+            move = parse_hub(position, text)
+        except MoveTextError as error:
+            self._note_turn_warnings(turn)
+            self._end(
+                color.opponent,
+                Termination.ILLEGAL_MOVE,
+                f"{color_name(color)} played an illegal move: {error}",
+            )
+            return
+        info = result.last_info
+        self._play(
+            move,
+            elapsed=outcome.elapsed,
+            clock=outcome.remaining,
+            warnings=turn.warnings,
+            info=info,
+            draw_offered=result.offers_draw,
+        )
+        if result.offers_draw:
+            self._offer_to = color.opponent
+        if self.record is not None and self.record.outcome is None and self.adjudicator.active:
+            verdict = self.adjudicator.add(color, info.score if info is not None else None, self.game.ply)
+            if verdict is not None:
+                termination = Termination.ADJUDICATION_DRAW
+                if verdict.winner is not None:
+                    termination = Termination.ADJUDICATION_WIN
+                self._end(verdict.winner, termination, verdict.reason)
+
+    # -- moves and endings ------------------------------------------------------------------------------
+
+    def _play(
+        self,
+        move: Move,
+        *,
+        from_opening: bool = False,
+        elapsed: float | None = None,
+        clock: float | None = None,
+        warnings: list[str] | None = None,
+        info: Info | None = None,
+        draw_offered: bool = False,
+    ) -> None:
+        """Play a legal move and record it with what is known about it."""
+        game = self.game
+        before = game.position
+        piece = before.piece_at(move.start)
+        irreversible = move.is_capture or piece is None or not piece.is_king
+        # Built without validation: every field comes from the referee itself.
+        entry = MoveRecord.model_construct(
+            ply=game.ply + 1,
+            side=Side.WHITE if before.turn is Color.WHITE else Side.BLACK,
+            text=format_pdn(before, move),
+            hub=format_hub(move),
+            from_opening=from_opening,
+            elapsed=elapsed,
+            clock=clock,
+            warnings=warnings if warnings is not None else [],
+            draw_offered=draw_offered,
+            info=engine_info(info),
+        )
+        game.play(move)
+        self._hub_moves.append(entry.hub)
+        if irreversible:
+            self._recent_base = (game.ply, game.position.hub())
+        assert self.record is not None
+        self.record.moves.append(entry)
+        self._unannounced.append((entry, game.position))
+        self._check_rules()
+
+    def _check_rules(self) -> None:
+        """End the game if the rules or the length limit say so after the last move."""
+        end: GameEnd | None = self.game.end
+        if end is not None:
+            termination = _END_REASONS[end.reason]
+            rule = end.rule if termination is Termination.MOVE_COUNT_RULE else None
+            self._end(end.winner, termination, end.describe(), rule)
+            return
+        limit = self.setup.rules.max_plies
+        if limit is not None and self.game.ply >= limit:
+            self._end(None, Termination.MAX_LENGTH, f"the game reached the limit of {limit} plies")
+
+    def _forfeit(self, color: Color, fault: EngineFault) -> None:
+        termination = termination_for(fault)
+        words = {
+            Termination.CRASH: "engine crashed",
+            Termination.NO_ANSWER: "engine stopped answering",
+            Termination.UNPARSABLE_OUTPUT: "engine wrote output that cannot be read",
+            Termination.START_FAILURE: "engine failed to start",
+        }[termination]
+        self._end(color.opponent, termination, f"{color_name(color)}'s {words}: {fault}")
+
+    def _clock_forfeit(self, turn: _Turn, outcome: MoveOutcome, result: SearchResult | None) -> None:
+        budget = turn.budget
+        self._note_turn_warnings(turn)
+        name = color_name(turn.color)
+        late = "no move came" if result is None else f"its move came after {outcome.elapsed:.3f} s"
+        if outcome.loss is ClockLoss.IMPROPER_DELAY:
+            assert budget.jump_limit is not None and budget.forfeit_at is not None
+            allowed = budget.forfeit_at - budget.started_at
+            reason = (
+                f"{name} lost for improper delay: Time was called at the jump limit of "
+                f"{budget.jump_limit:.3f} s and {late} ({allowed:.3f} s allowed)"
+            )
+            self._end(turn.color.opponent, Termination.IMPROPER_DELAY, reason)
+            return
+        allowed_text = ""
+        if budget.forfeit_at is not None:
+            allowed_text = f" ({budget.forfeit_at - budget.started_at:.3f} s allowed)"
+        self._end(turn.color.opponent, Termination.TIME_FORFEIT, f"{name} lost on time: {late}{allowed_text}")
+
+    def _note_turn_warnings(self, turn: _Turn) -> None:
+        """Warnings of a move that was never played go to the game's own warnings."""
+        if self.record is not None:
+            side = color_name(turn.color)
+            self.record.warnings.extend(f"{side}, ply {self.game.ply + 1}: {text}" for text in turn.warnings)
+
+    def _end(
+        self, winner: Color | None, termination: Termination, detail: str, rule: str | None = None
+    ) -> None:
+        assert self.record is not None
+        if self.record.outcome is not None:
+            return
+        result = Winner.DRAW if winner is None else Winner.side(winner)
+        self.record.outcome = GameOutcome.of(result, termination, rule, f"{result_words(winner)}: {detail}")
+
+    async def _wrap_up(self) -> None:
+        record = self.record
+        assert record is not None
+        for color, engine in self.engines.items():
+            with contextlib.suppress(EngineFault):
+                await engine.end_game()
+            side = color_name(color)
+            for fault in engine.faults[self._faults_before[color] :]:
+                if not fault.fatal:
+                    record.warnings.append(f"{side}: {fault}")
+        record.ended_at = datetime.now(UTC)
+        self._announce()
+        self.observer.game_ended(record, self.game.position)
+
+    def _announce(self) -> None:
+        assert self.record is not None
+        for entry, position in self._unannounced:
+            self.observer.move_played(self.record, entry, position)
+        self._unannounced.clear()
+
+
+async def _wait_until(handle: SearchHandle, moment: float) -> SearchResult | None:
+    """Wait for the result until the monotonic ``moment`` (timers may fire a little early: wait again)."""
+    while True:
+        result = await handle.wait(moment - time.monotonic())
+        if result is not None or time.monotonic() >= moment:
+            return result

@@ -1,0 +1,69 @@
+"""What one game is: variant, start position, opening, time control and the referee's rules.
+
+``GameSetup.prepare()`` checks the setup against the rules before any engine is asked anything, so a bad
+FEN or an opening move that is not legal is a clear setup error, never a forfeit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from arbiter.notation.fen import FenError
+from arbiter.notation.movetext import MoveTextError, parse_pdn
+from arbiter.referee.record import OpeningRecord
+from arbiter.referee.settings import RefereeRules
+from arbiter.referee.timecontrol import TimeControl
+from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
+
+
+class GameSetupError(ValueError):
+    """A game that cannot be started as described (unknown variant, bad FEN, illegal opening move)."""
+
+
+@dataclass(frozen=True)
+class PreparedGame:
+    """A setup checked against the rules: the start position and the opening's moves, resolved."""
+
+    variant: Variant
+    start: Position
+    opening_moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """One game to play. ``opening.moves`` (PDN) are played from ``start_fen`` (default: the start
+    position) before the engines are asked for moves; they count on no clock."""
+
+    variant: str
+    time_control: TimeControl
+    start_fen: str | None = None
+    opening: OpeningRecord | None = None
+    rules: RefereeRules = field(default_factory=RefereeRules)
+    white_margin: float | None = None
+    """White's time margin, overriding the control's ``margin=`` (seconds, not scaled)."""
+    black_margin: float | None = None
+    tags: Mapping[str, str] = field(default_factory=dict)
+    """PDN header tags for the record (``Event``, ``Round``...)."""
+
+    def prepare(self) -> PreparedGame:
+        """Resolve the variant, the start position and the opening; raise ``GameSetupError`` if any fails."""
+        try:
+            variant = get_variant(self.variant)
+        except UnknownVariantError as error:
+            raise GameSetupError(str(error)) from None
+        try:
+            start = Position.from_fen(variant, self.start_fen) if self.start_fen else Position.start(variant)
+        except (FenError, ValueError) as error:
+            raise GameSetupError(f"start position {self.start_fen!r}: {error}") from None
+        moves: list[Move] = []
+        position = start
+        for number, text in enumerate(self.opening.moves if self.opening else [], start=1):
+            try:
+                move = parse_pdn(position, text)
+            except MoveTextError as error:
+                name = f" {self.opening.name!r}" if self.opening and self.opening.name else ""
+                raise GameSetupError(f"opening{name}, move {number} ({text!r}): {error}") from None
+            moves.append(move)
+            position = position.play(move)
+        return PreparedGame(variant, start, tuple(moves))

@@ -1,0 +1,173 @@
+"""A small DXP follower for the tests, written independently of the arbiter's DXP code.
+
+It plays no draughts: when it is its turn it sends the next move of --moves. Every message it receives
+is written, decoded by its own reader, as one JSON line to --record, so tests can check what the
+arbiter sent. Options make it misbehave: refuse games, resign, claim a draw, send garbage, crash, chat,
+ask for a take-back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+import time
+
+
+def encode_move(move: str, seconds: int) -> bytes:
+    if "-" in move:
+        source, target = move.split("-")
+        captured: list[str] = []
+    else:
+        source, target, *captured = move.split("x")
+    text = f"M{seconds:04d}{int(source):02d}{int(target):02d}{len(captured):02d}"
+    text += "".join(f"{int(square):02d}" for square in captured)
+    return text.encode() + b"\0"
+
+
+def decode(text: str) -> dict[str, object]:
+    kind = text[0]
+    if kind == "R":
+        return {
+            "type": "R",
+            "version": text[1:3],
+            "initiator": text[3:35].rstrip(),
+            "follower_colour": text[35],
+            "minutes": int(text[36:39]),
+            "moves": int(text[39:42]),
+            "start": text[42],
+            "position": text[43:],
+        }
+    if kind == "M":
+        count = int(text[9:11])
+        return {
+            "type": "M",
+            "seconds": int(text[1:5]),
+            "from": int(text[5:7]),
+            "to": int(text[7:9]),
+            "captured": [int(text[11 + 2 * i : 13 + 2 * i]) for i in range(count)],
+        }
+    if kind == "E":
+        return {"type": "E", "reason": int(text[1]), "stop": int(text[2])}
+    if kind == "K":
+        return {"type": "K", "code": int(text[1])}
+    return {"type": kind, "text": text[1:]}
+
+
+class Follower:
+    def __init__(self, options: argparse.Namespace, connection: socket.socket) -> None:
+        self.options = options
+        self.connection = connection
+        self.moves = options.moves.split(",") if options.moves else ["32-28"]
+        self.played = 0
+        self.colour = "W"
+        self.to_move = "W"
+        self.ended = False
+        self.record = open(options.record, "a") if options.record else None  # noqa: SIM115
+
+    def send(self, data: bytes) -> None:
+        self.connection.sendall(data)
+
+    def note(self, message: dict[str, object]) -> None:
+        if self.record is not None:
+            self.record.write(json.dumps(message) + "\n")
+            self.record.flush()
+
+    def run(self) -> None:
+        buffer = b""
+        while True:
+            data = self.connection.recv(4096)
+            if not data:
+                return
+            buffer += data
+            while b"\0" in buffer:
+                raw, buffer = buffer.split(b"\0", 1)
+                message = decode(raw.decode("ascii"))
+                self.note(message)
+                if not self.handle(message):
+                    return
+
+    def handle(self, message: dict[str, object]) -> bool:
+        kind = message["type"]
+        if kind == "R":
+            if self.options.refuse:
+                self.send(b"A" + self.options.name.ljust(32).encode() + b"2\0")
+                return True
+            self.send(b"A" + self.options.name.ljust(32).encode() + b"0\0")
+            self.colour = str(message["follower_colour"])
+            position = str(message["position"])
+            self.to_move = "W" if message["start"] == "A" else position[0]
+            self.played = 0
+            if self.to_move == self.colour:
+                self.play()
+        elif kind == "M":
+            self.to_move = self.colour
+            self.play()
+        elif kind == "E":
+            if message.get("stop") == 1:
+                return False
+            if not self.ended:  # an E that answers our own E needs no answer
+                self.send(b"E00\0")
+            self.ended = False
+        return True
+
+    def play(self) -> None:
+        self.played += 1
+        options = self.options
+        if options.chat:
+            self.send(b"C" + options.chat.encode() + b"\0")
+        if options.ask_takeback:
+            self.send(b"B001W\0")
+        if self.played == options.crash_at:
+            os._exit(5)
+        if self.played == options.garbage_at:
+            self.send(b"M12\0")
+            return
+        if self.played == options.resign_at:
+            self.send(b"E10\0")
+            self.ended = True
+            return
+        if self.played == options.draw_at:
+            self.send(b"E20\0")
+            self.ended = True
+            return
+        if self.played == options.hang_at:
+            while True:
+                time.sleep(3600)
+        move = self.moves[(self.played - 1) % len(self.moves)]
+        self.send(encode_move(move, seconds=self.played))
+        self.to_move = "Z" if self.colour == "W" else "W"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    side = parser.add_mutually_exclusive_group(required=True)
+    side.add_argument("--listen", type=int, help="wait for the arbiter on this port")
+    side.add_argument("--connect", type=int, help="connect to the arbiter on this port")
+    parser.add_argument("--name", default="follower")
+    parser.add_argument("--moves", default="")
+    parser.add_argument("--record", default="")
+    parser.add_argument("--refuse", action="store_true")
+    parser.add_argument("--chat", default="")
+    parser.add_argument("--ask-takeback", action="store_true")
+    for event in ("crash", "garbage", "resign", "draw", "hang"):
+        parser.add_argument(f"--{event}-at", type=int, default=0, help=f"{event} at its Nth move")
+    options = parser.parse_args()
+    if options.listen is not None:
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", options.listen))
+        server.listen(1)
+        connection, _ = server.accept()
+        server.close()
+    else:
+        connection = socket.create_connection(("127.0.0.1", options.connect))
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sys.stderr.write(f"dxp follower {options.name} connected\n")
+    Follower(options, connection).run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""The arbiter as DXP initiator against a real follower program (tests/engines/dxp_follower.py), with
+the engine listening and with the engine connecting."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from engine_layer_support import (
+    ENGINES,
+    INTERNATIONAL_START,
+    RELAXED,
+    assert_nothing_left,
+)
+
+from arbiter.engines import (
+    Clock,
+    Depth,
+    DxpEngine,
+    DxpSettings,
+    EngineConfig,
+    EngineFault,
+    MoveTime,
+    Timeouts,
+    VariantUnsupported,
+)
+
+MODES = ["engine_listens", "engine_connects"]
+
+
+def dxp_config(mode: str, *options: str, timeouts: dict[str, float] | None = None) -> EngineConfig:
+    flag = "--listen" if mode == "engine_listens" else "--connect"
+    return EngineConfig(
+        name="follower",
+        protocol="dxp",
+        command=[sys.executable, str(ENGINES / "dxp_follower.py"), flag, "{port}", *options],
+        dxp=DxpSettings(mode=mode, initiator_name="Arbiter Test"),  # type: ignore[arg-type]
+        timeouts=Timeouts(**{**RELAXED, **(timeouts or {})}),
+    )
+
+
+def received(record: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in record.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
+    tmp_path: Path, mode: str
+) -> None:
+    record = tmp_path / "record.jsonl"
+    config = dxp_config(mode, "--moves", "32-28,28x19x23", "--record", str(record), "--name", "Follower 1")
+
+    async def scenario() -> DxpEngine:
+        engine = DxpEngine(config, stderr_log=tmp_path / "dxp.log")
+        await engine.open("international")
+        first = await engine.search(INTERNATIONAL_START, [], Clock(150, moves=40))
+        assert first.move == "32-28" and first.reported_time == 1.0 and first.elapsed >= 0
+        assert engine.identity is not None and engine.identity.name == "Follower 1"
+        second = await engine.search(INTERNATIONAL_START, ["32-28", "18x27x22x23"], Clock(150, moves=40))
+        assert second.move == "28x19x23" and second.reported_time == 2.0
+        await engine.end_game()
+        await engine.quit()
+        return engine
+
+    engine = asyncio.run(scenario())
+    request, relayed, end = received(record)
+    assert request == {
+        "type": "R",
+        "version": "01",
+        "initiator": "Arbiter Test",
+        "follower_colour": "W",
+        "minutes": 3,
+        "moves": 40,
+        "start": "B",
+        "position": "W" + "z" * 20 + "e" * 10 + "w" * 20,
+    }
+    assert relayed["type"] == "M" and (relayed["from"], relayed["to"], relayed["captured"]) == (
+        18,
+        27,
+        [22, 23],
+    )
+    assert end == {"type": "E", "reason": 0, "stop": 0}
+    assert engine.faults == []
+    assert_nothing_left(engine.pid)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_new_game_with_the_engine_second_relays_the_first_move_after_the_request(
+    tmp_path: Path, mode: str
+) -> None:
+    record = tmp_path / "record.jsonl"
+
+    async def scenario() -> None:
+        engine = DxpEngine(
+            dxp_config(mode, "--moves", "19-23", "--record", str(record)), stderr_log=tmp_path / "l"
+        )
+        await engine.open("international")
+        await engine.search(INTERNATIONAL_START, [], Depth(1))
+        await engine.new_game()
+        reply = await engine.search(INTERNATIONAL_START, ["32-28"], MoveTime(1))
+        assert reply.move == "19-23"
+        await engine.quit()
+        assert_nothing_left(engine.pid)
+
+    asyncio.run(scenario())
+    kinds = [(message["type"], message.get("follower_colour")) for message in received(record)]
+    assert kinds[:4] == [("R", "W"), ("E", None), ("R", "Z"), ("M", None)]
+    assert received(record)[2]["minutes"] == 10  # the configured default for levels without a clock
+    assert received(record)[-1] == {"type": "E", "reason": 0, "stop": 1}  # quit with a game still open
+
+
+def test_resignation_and_draw_claims_are_read_from_game_end_messages(tmp_path: Path) -> None:
+    async def play(*options: str) -> tuple[bool, bool, str | None]:
+        engine = DxpEngine(dxp_config("engine_listens", *options), stderr_log=tmp_path / "l")
+        await engine.open("international")
+        result = await engine.search(INTERNATIONAL_START, [], Depth(1))
+        await engine.quit()
+        assert engine.faults == []
+        return result.resigned, result.offers_draw, result.move
+
+    assert asyncio.run(play("--resign-at", "1")) == (True, False, None)
+    assert asyncio.run(play("--draw-at", "1")) == (False, True, None)
+
+
+def test_chat_is_kept_and_a_take_back_request_is_refused(tmp_path: Path) -> None:
+    record = tmp_path / "record.jsonl"
+
+    async def scenario() -> list[str]:
+        options = ("--chat", "hello from the follower", "--ask-takeback", "--record", str(record))
+        engine = DxpEngine(dxp_config("engine_connects", *options), stderr_log=tmp_path / "l")
+        await engine.open("international")
+        result = await engine.search(INTERNATIONAL_START, [], Depth(1))
+        assert result.move == "32-28"
+        await engine.search(INTERNATIONAL_START, ["32-28", "19-23"], Depth(1))
+        await engine.quit()
+        return list(engine.chats)
+
+    assert asyncio.run(scenario()) == ["hello from the follower"] * 2
+    assert {"type": "K", "code": 2} in received(record)
+
+
+@pytest.mark.parametrize(
+    ("options", "timeouts", "kind"),
+    [
+        (("--refuse",), {}, "game_refused"),
+        (("--garbage-at", "1"), {}, "garbage"),
+        (("--crash-at", "1"), {}, "crashed"),
+        (("--hang-at", "1"), {"stop": 0.3}, "unresponsive"),
+    ],
+)
+def test_a_misbehaving_dxp_engine_gives_a_named_fault_and_leaves_no_process(
+    tmp_path: Path, options: tuple[str, ...], timeouts: dict[str, float], kind: str
+) -> None:
+    async def scenario() -> DxpEngine:
+        engine = DxpEngine(
+            dxp_config("engine_listens", *options, timeouts=timeouts), stderr_log=tmp_path / "l"
+        )
+        await engine.open("international")
+        with pytest.raises(EngineFault):
+            await engine.search(INTERNATIONAL_START, [], Depth(1), timeout=0.3)
+        await engine.quit()
+        return engine
+
+    engine = asyncio.run(scenario())
+    assert engine.faults[0].kind == kind
+    assert_nothing_left(engine.pid)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_engine_that_never_connects_or_listens_is_a_handshake_timeout(tmp_path: Path, mode: str) -> None:
+    async def scenario() -> DxpEngine:
+        config = EngineConfig(
+            name="mute",
+            protocol="dxp",
+            command=[sys.executable, str(ENGINES / "silent_on_hub.py"), "{port}"],
+            dxp=DxpSettings(mode=mode),  # type: ignore[arg-type]
+            timeouts=Timeouts(handshake=0.3),
+        )
+        engine = DxpEngine(config, stderr_log=tmp_path / "l")
+        with pytest.raises(EngineFault) as caught:
+            await engine.open("international")
+        assert caught.value.kind == "handshake_timeout"
+        return engine
+
+    engine = asyncio.run(scenario())
+    assert_nothing_left(engine.pid)
+
+
+def test_a_dxp_engine_that_exits_at_start_is_a_startup_exit(tmp_path: Path) -> None:
+    async def scenario() -> DxpEngine:
+        config = EngineConfig(
+            name="gone",
+            protocol="dxp",
+            command=[sys.executable, str(ENGINES / "exit_at_start.py"), "{port}"],
+            timeouts=Timeouts(handshake=5.0),
+        )
+        engine = DxpEngine(config, stderr_log=tmp_path / "l")
+        with pytest.raises(EngineFault) as caught:
+            await engine.open("international")
+        assert caught.value.kind == "startup_exit" and "exited with code 3" in caught.value.message
+        return engine
+
+    assert_nothing_left(asyncio.run(scenario()).pid)
+
+
+def test_a_dxp_engine_is_refused_for_variants_its_configuration_does_not_list(tmp_path: Path) -> None:
+    async def scenario() -> DxpEngine:
+        engine = DxpEngine(dxp_config("engine_listens"), stderr_log=tmp_path / "l")
+        with pytest.raises(VariantUnsupported, match="cannot play variant 'english'"):
+            await engine.open("english")
+        return engine
+
+    assert_nothing_left(asyncio.run(scenario()).pid)

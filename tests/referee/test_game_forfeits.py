@@ -1,0 +1,108 @@
+"""Forfeits: each way an engine can lose a game by misbehaving, played out with real engine programs."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from referee_games import QUICK, game_setup, play, replay, scripted
+
+from arbiter.engines import EngineConfig
+from arbiter.referee.record import GameOutcome, Termination, Winner
+
+KINGS = "W:WK1,K2:BK31,K32"  # a quiet position in which the scripted engines play 80 plies
+
+
+def ending(outcome: GameOutcome | None) -> tuple[Winner, Termination]:
+    assert outcome is not None
+    return outcome.winner, outcome.termination
+
+
+def test_running_out_of_the_game_clock_loses_on_time() -> None:
+    record = play(
+        game_setup("60 scale=0.01", fen=KINGS), scripted("white", "--sleep", "0.1"), scripted("black")
+    )
+    assert ending(record.outcome) == (Winner.BLACK, Termination.TIME_FORFEIT)
+    assert record.outcome is not None and record.outcome.reason.startswith("Black wins: White lost on time")
+    white_clocks = [move.clock or 0.0 for move in record.moves if move.side == "white"]
+    assert 3 <= len(white_clocks) <= 6  # 0.6 s for the game at 0.1 s a move
+    assert all(clock > 0 for clock in white_clocks)
+    assert white_clocks == sorted(white_clocks, reverse=True)
+
+
+def test_going_over_a_fixed_move_time_loses_on_time() -> None:
+    white = scripted("white", "--sleep", "0.4", "--sleep-from", "2")
+    record = play(game_setup("st=0.15", fen=KINGS), white, scripted("black"))
+    assert ending(record.outcome) == (Winner.BLACK, Termination.TIME_FORFEIT)
+    assert record.plies == 2  # White's second move never came in time
+
+
+def test_an_engine_that_hangs_under_a_clock_loses_on_time_not_for_silence() -> None:
+    record = play(game_setup("st=0.2", fen=KINGS), scripted("white"), scripted("black", "--hang-at", "2"))
+    assert ending(record.outcome) == (Winner.WHITE, Termination.TIME_FORFEIT)
+    assert record.plies == 3
+
+
+def test_an_illegal_move_loses_and_the_reason_names_the_move_and_the_position() -> None:
+    black = scripted("black", "--say-at", "2", "--say", "done move=1-5")
+    record = play(game_setup(opening="11-15 23-19"), scripted("white"), black)
+    assert ending(record.outcome) == (Winner.WHITE, Termination.ILLEGAL_MOVE)
+    assert record.plies == 4  # the opening, Black's first move, White's reply
+    reason = record.outcome.reason if record.outcome else ""
+    assert reason.startswith("White wins: Black played an illegal move: '1-5' is not a legal move in B:")
+    assert replay(record)[-1].fen() in reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param("done move=banana", id="not-a-move"),
+        pytest.param("done", id="no-move"),
+        pytest.param("\\x01\\x02 binary noise", id="control-characters"),
+        pytest.param('done move="11-15', id="broken-quoting"),
+    ],
+)
+def test_output_that_cannot_be_read_loses_as_unparsable(line: str) -> None:
+    record = play(game_setup(), scripted("white", "--say-at", "1", "--say", line), scripted("black"))
+    assert ending(record.outcome) == (Winner.BLACK, Termination.UNPARSABLE_OUTPUT)
+    assert record.plies == 1
+    assert (
+        record.outcome is not None
+        and "White's engine wrote output that cannot be read" in record.outcome.reason
+    )
+
+
+def test_an_engine_that_exits_during_a_search_loses_by_crash() -> None:
+    record = play(game_setup(fen=KINGS), scripted("white", "--crash-at", "3"), scripted("black"))
+    assert ending(record.outcome) == (Winner.BLACK, Termination.CRASH)
+    assert record.plies == 4
+    assert record.outcome is not None and "exited with code 3" in record.outcome.reason
+
+
+def test_an_engine_that_answers_nothing_without_a_clock_loses_for_no_answer() -> None:
+    timeouts = QUICK.model_copy(update={"search": 0.5})
+    black = scripted("black", "--hang-at", "2", timeouts=timeouts)
+    record = play(game_setup("depth=3", fen=KINGS), scripted("white"), black)
+    assert ending(record.outcome) == (Winner.WHITE, Termination.NO_ANSWER)
+    assert record.plies == 3
+    assert record.outcome is not None and "no done" in record.outcome.reason
+
+
+def test_a_program_that_cannot_be_started_forfeits_the_game() -> None:
+    missing = EngineConfig(name="missing", command=["/nonexistent/engine-program"], timeouts=QUICK)
+    record = play(game_setup(), scripted("white"), missing)
+    assert ending(record.outcome) == (Winner.WHITE, Termination.START_FAILURE)
+    assert record.plies == 0 and record.black.name == "missing"
+    assert record.outcome is not None and "program not found" in record.outcome.reason
+
+
+def test_an_engine_that_dies_during_the_handshake_forfeits_the_game() -> None:
+    record = play(game_setup(), scripted("white", "--exit-at-start"), scripted("black"))
+    assert ending(record.outcome) == (Winner.BLACK, Termination.START_FAILURE)
+
+
+def test_when_neither_engine_starts_the_game_stays_unfinished() -> None:
+    missing = EngineConfig(name="missing", command=[sys.executable, "/nonexistent/engine.py"], timeouts=QUICK)
+    record = play(game_setup(), missing, missing.model_copy(update={"name": "also-missing"}))
+    assert ending(record.outcome) == (Winner.UNFINISHED, Termination.START_FAILURE)
+    assert record.outcome is not None and "neither engine could be started" in record.outcome.reason

@@ -1,0 +1,90 @@
+"""Game setups checked before any engine runs; the told level and fault terminations as mappings."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.engines import faults
+from arbiter.engines.level import Clock, Depth, MoveTime, Nodes
+from arbiter.referee.clock import JumpSituation, Level, PlayerClock
+from arbiter.referee.forfeits import termination_for
+from arbiter.referee.record import OpeningRecord, Termination
+from arbiter.referee.setup import GameSetup, GameSetupError
+from arbiter.referee.timecontrol import parse_time_control
+from arbiter.referee.told_level import search_level
+from arbiter.rules import Color
+
+DEPTH = parse_time_control("depth=1")
+
+
+def test_an_opening_is_resolved_against_the_rules() -> None:
+    prepared = GameSetup("english", DEPTH, opening=OpeningRecord(moves=["11-15", "23-19", "8-11"])).prepare()
+    assert prepared.start.fen() == "B:W21-32:B1-12"
+    assert [move.start for move in prepared.opening_moves] == [11, 23, 8]
+
+
+def test_an_illegal_opening_move_is_a_setup_error_naming_the_move() -> None:
+    setup = GameSetup(
+        "english", DEPTH, opening=OpeningRecord(name="Bristol", moves=["11-16", "24-20", "16-18"])
+    )
+    with pytest.raises(
+        GameSetupError, match=r"opening 'Bristol', move 3 \('16-18'\): '16-18' is not a legal"
+    ):
+        setup.prepare()
+
+
+def test_a_bad_start_position_or_variant_is_a_setup_error() -> None:
+    with pytest.raises(GameSetupError, match="start position 'W:W99:B1'"):
+        GameSetup("english", DEPTH, start_fen="W:W99:B1").prepare()
+    with pytest.raises(GameSetupError, match="checkers-on-mars"):
+        GameSetup("checkers-on-mars", DEPTH).prepare()
+
+
+def test_an_international_start_position_comes_with_white_to_move() -> None:
+    prepared = GameSetup("international", DEPTH).prepare()
+    assert prepared.start.turn is Color.WHITE and prepared.opening_moves == ()
+
+
+@pytest.mark.parametrize(
+    ("told", "expected"),
+    [
+        (Level(moves=30, time=35.5, inc=0.0), Clock(time=35.5, moves=30, inc=0.0)),
+        (Level(time=60.0, inc=1.0), Clock(time=60.0, inc=1.0)),
+        (Level(depth=6), Depth(6)),
+        (Level(nodes=1000), Nodes(1000)),
+        (Level(move_time=2.0), MoveTime(2.0)),
+    ],
+)
+def test_the_told_level_becomes_the_search_level(told: Level, expected: object) -> None:
+    assert search_level(told) == expected
+
+
+def test_a_jump_limit_caps_the_time_the_engine_is_told() -> None:
+    clock = PlayerClock(parse_time_control("acf scale=0.01"))
+    budget = clock.start_move(0.0, JumpSituation(capture_moves=1))
+    assert search_level(budget.level) == Clock(time=0.6, moves=30, inc=0.0)
+
+
+@pytest.mark.parametrize(
+    ("fault", "termination"),
+    [
+        (faults.StartFailed, Termination.START_FAILURE),
+        (faults.StartupExit, Termination.START_FAILURE),
+        (faults.HandshakeTimeout, Termination.START_FAILURE),
+        (faults.ReadyTimeout, Termination.START_FAILURE),
+        (faults.Crashed, Termination.CRASH),
+        (faults.SearchTimeout, Termination.NO_ANSWER),
+        (faults.StopIgnored, Termination.NO_ANSWER),
+        (faults.Unresponsive, Termination.NO_ANSWER),
+        (faults.PingTimeout, Termination.NO_ANSWER),
+        (faults.Garbage, Termination.UNPARSABLE_OUTPUT),
+        (faults.BadMoveFormat, Termination.UNPARSABLE_OUTPUT),
+        (faults.ProtocolError, Termination.UNPARSABLE_OUTPUT),
+        (faults.OutputFlood, Termination.UNPARSABLE_OUTPUT),
+        (faults.LineTooLong, Termination.UNPARSABLE_OUTPUT),
+    ],
+)
+def test_each_fatal_engine_fault_has_its_termination(
+    fault: type[faults.EngineFault], termination: Termination
+) -> None:
+    assert termination_for(fault("engine", "what happened")) is termination
