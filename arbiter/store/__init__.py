@@ -1,0 +1,41 @@
+"""The tournament store: SQLite through SQLModel, one transaction per finished game."""
+
+from arbiter.store.errors import (
+    GameAlreadyRecordedError,
+    GameMismatchError,
+    StoreError,
+    StoreNotFoundError,
+    StoreVersionError,
+    UnknownTournamentError,
+)
+from arbiter.store.events import Event, EventKind, StoredEvent
+from arbiter.store.models import (
+    PlayerEntry,
+    StoredEngine,
+    StoredGame,
+    TournamentInfo,
+    TournamentStandings,
+    TournamentStatus,
+)
+from arbiter.store.store import TournamentStore
+from arbiter.store.tables import SCHEMA_VERSION
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Event",
+    "EventKind",
+    "GameAlreadyRecordedError",
+    "GameMismatchError",
+    "PlayerEntry",
+    "StoreError",
+    "StoreNotFoundError",
+    "StoreVersionError",
+    "StoredEngine",
+    "StoredEvent",
+    "StoredGame",
+    "TournamentInfo",
+    "TournamentStandings",
+    "TournamentStatus",
+    "TournamentStore",
+    "UnknownTournamentError",
+]

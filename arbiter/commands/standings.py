@@ -1,0 +1,172 @@
+"""`arbiter standings DB`: the table and crosstable of a tournament, read from its database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
+from arbiter.tournament.scoring import scheme_named
+from arbiter.tournament.standings import Tally
+
+
+def standings_command(
+    database: Path = typer.Argument(..., help="The tournament database (an SQLite file written by arbiter)."),
+    tournament: str | None = typer.Option(
+        None, "--tournament", "-t", help="Tournament id or name (default: the latest in the database)."
+    ),
+    scoring: str | None = typer.Option(
+        None, "--scoring", help="Score with this scheme instead of the tournament's (e.g. 2-1-0)."
+    ),
+    list_only: bool = typer.Option(False, "--list", help="List the tournaments in the database and stop."),
+) -> None:
+    """Show the standings and crosstable of a tournament stored in DATABASE."""
+    console = Console()
+    if not console.is_terminal:
+        # Piped into a file or another program: no terminal width to fit, so cut nothing.
+        console = Console(width=_UNLIMITED_WIDTH)
+    try:
+        scheme = scheme_named(scoring) if scoring is not None else None
+    except ValueError as exc:
+        typer.echo(f"error: --scoring: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        with TournamentStore.open(database, create=False) as store:
+            if list_only:
+                console.print(tournament_list(store.tournaments()))
+                return
+            info = store.find_tournament(tournament)
+            result = store.standings(info.id, scheme)
+            others = len(store.tournaments()) - 1
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    console.print(heading(result.tournament, result))
+    if tournament is None and others:
+        console.print(
+            f"[dim]{others} other tournament(s) in this database: see --list, choose with -t.[/dim]"
+        )
+    console.print(standings_table(result))
+    console.print(crosstable_table(result))
+
+
+_UNLIMITED_WIDTH = 1000
+
+
+def register(app: typer.Typer) -> None:
+    app.command("standings")(standings_command)
+
+
+def points_text(points: float) -> str:
+    """Points as players write them: 3, 3½, ½."""
+    whole, rest = divmod(points, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == 0.5:
+        return f"{int(whole)}½" if whole else "½"
+    return f"{points:.2f}"
+
+
+def _wdl(tally: Tally) -> str:
+    return f"{tally.wins}-{tally.draws}-{tally.losses}"
+
+
+def heading(info: TournamentInfo, result: TournamentStandings) -> str:
+    unfinished = f", {info.unfinished_games} unfinished" if info.unfinished_games else ""
+    return (
+        f"[bold]{escape(info.name)}[/bold] (#{info.id}): {info.variant}, {info.format}, {info.time_control}, "
+        f"{info.status}; {result.games} games finished{unfinished}; scoring {result.scheme.name}"
+    )
+
+
+def standings_table(result: TournamentStandings) -> Table:
+    table = Table(title="Standings")
+    longest = max((len(standing.player) for standing in result.table), default=6)
+    for name in ("#", "Player", "Points", "Games", "W", "D", "L"):
+        if name == "Player":
+            table.add_column(name, no_wrap=True, min_width=longest)
+        else:
+            table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("White W-D-L", justify="right", no_wrap=True)
+    table.add_column("Black W-D-L", justify="right", no_wrap=True)
+    table.add_column("S-B", justify="right", no_wrap=True)
+    for standing in result.table:
+        overall = standing.overall
+        table.add_row(
+            str(standing.rank),
+            escape(standing.player),
+            points_text(standing.points),
+            str(standing.games),
+            str(overall.wins),
+            str(overall.draws),
+            str(overall.losses),
+            _wdl(standing.as_white),
+            _wdl(standing.as_black),
+            f"{standing.sonneborn_berger:.2f}",
+        )
+    return table
+
+
+def crosstable_table(result: TournamentStandings) -> Table:
+    """Each row is a player's score against each opponent, in standings order.
+
+    When every pair has played the same number of games the cells hold points and the title says how
+    many games; otherwise (a tournament still running) each cell says points/games.
+    """
+    order = result.crosstable.players
+    cells = result.crosstable.cells
+    games_per_pair = {cell.record.games for cell in cells.values()}
+    every_pair_met = len(cells) == len(order) * (len(order) - 1)
+    even = len(games_per_pair) == 1 and every_pair_met
+    title = f"Crosstable ({games_per_pair.pop()} games per pair)" if even else "Crosstable (points/games)"
+    table = Table(title=title, min_width=len(title))
+    table.add_column("#", justify="right")
+    table.add_column("Player", no_wrap=True, min_width=max((len(name) for name in order), default=6))
+    for number in range(1, len(order) + 1):
+        table.add_column(str(number), justify="center", no_wrap=True)
+    for number, player in enumerate(order, start=1):
+        row: list[str] = []
+        for opponent in order:
+            cell = result.crosstable.cell(player, opponent)
+            if opponent == player:
+                row.append("[dim]×[/dim]")
+            elif cell is None:
+                row.append("[dim]·[/dim]")
+            else:
+                points = points_text(cell.points)
+                row.append(points if even else f"{points}/{cell.record.games}")
+        table.add_row(str(number), escape(player), *row)
+    return table
+
+
+def tournament_list(infos: list[TournamentInfo]) -> Table:
+    table = Table(title="Tournaments")
+    for name in (
+        "Id",
+        "Name",
+        "Variant",
+        "Format",
+        "Time control",
+        "Status",
+        "Finished",
+        "Unfinished",
+        "Updated",
+    ):
+        table.add_column(name, justify="right" if name in ("Id", "Finished", "Unfinished") else "left")
+    for info in infos:
+        table.add_row(
+            str(info.id),
+            escape(info.name),
+            info.variant,
+            info.format,
+            info.time_control,
+            str(info.status),
+            str(info.finished_games),
+            str(info.unfinished_games),
+            info.updated_at.strftime("%Y-%m-%d %H:%M"),
+        )
+    return table

@@ -1,0 +1,162 @@
+"""Turning a game record into table rows and back, without losing anything on the way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from arbiter.referee.record import (
+    EngineInfo,
+    GameOutcome,
+    GameRecord,
+    MoveRecord,
+    OpeningRecord,
+    PlayerRecord,
+    Side,
+    Termination,
+    Winner,
+)
+from arbiter.store.tables import GameRow, MoveRow
+from arbiter.tournament.schedule import GameKey, PlannedGame
+
+
+def dump_json(value: Any) -> str | None:
+    """Compact JSON text, or None for an empty list or dictionary (stored as NULL)."""
+    if value is None or (isinstance(value, list | dict) and not value):
+        return None
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def load_list(text: str | None) -> list[Any]:
+    return [] if text is None else list(json.loads(text))
+
+
+def load_dict(text: str | None) -> dict[str, Any]:
+    return {} if text is None else dict(json.loads(text))
+
+
+def game_columns(tournament_id: int, planned: PlannedGame, record: GameRecord) -> dict[str, Any]:
+    """The game table's values for `record`, stored as the planned game `planned`."""
+    outcome = record.outcome
+    return {
+        "tournament_id": tournament_id,
+        "game_key": str(planned.key),
+        "round": planned.key.round,
+        "board": planned.key.board,
+        "game_number": planned.key.game,
+        "cycle": planned.cycle,
+        "pair_index": planned.pair_index,
+        "white": record.white.name,
+        "black": record.black.name,
+        "white_engine_id": record.white.engine_id,
+        "black_engine_id": record.black.engine_id,
+        "white_identity": dump_json(record.white.identity),
+        "black_identity": dump_json(record.black.identity),
+        "variant": record.variant,
+        "time_control": record.time_control,
+        "start_fen": record.start_fen,
+        "opening_id": planned.opening.id if planned.opening is not None else None,
+        "opening_index": planned.opening_index,
+        "opening": None if record.opening is None else json.dumps(record.opening.model_dump(mode="json")),
+        "finished": is_finished(record),
+        "winner": record.winner.value,
+        "termination": None if outcome is None else outcome.termination.value,
+        "rule": None if outcome is None else outcome.rule,
+        "reason": None if outcome is None else outcome.reason,
+        "plies": record.plies,
+        "started_at": record.started_at.isoformat(),
+        "ended_at": None if record.ended_at is None else record.ended_at.isoformat(),
+        "warnings": dump_json(record.warnings),
+        "tags": dump_json(record.tags),
+    }
+
+
+def is_finished(record: GameRecord) -> bool:
+    """A game counts as played when it has a result; abandoned ones are to be played again."""
+    return record.winner is not Winner.UNFINISHED
+
+
+def move_columns(game_id: int, move: MoveRecord) -> dict[str, Any]:
+    info = move.info
+    return {
+        "game_id": game_id,
+        "ply": move.ply,
+        "side": move.side.value,
+        "text": move.text,
+        "hub": move.hub,
+        "from_opening": move.from_opening,
+        "elapsed": move.elapsed,
+        "clock": move.clock,
+        "warnings": dump_json(move.warnings),
+        "draw_offered": move.draw_offered,
+        "has_info": info is not None,
+        "depth": None if info is None else info.depth,
+        "score": None if info is None else info.score,
+        "nodes": None if info is None else info.nodes,
+        "info_time": None if info is None else info.time,
+        "nps": None if info is None else info.nps,
+        "pv": None if info is None else dump_json(info.pv),
+        "info_extra": None if info is None else dump_json(info.extra),
+    }
+
+
+def game_key_of(row: GameRow) -> GameKey:
+    return GameKey(round=row.round, board=row.board, game=row.game_number)
+
+
+def record_from_rows(game: GameRow, moves: Sequence[MoveRow]) -> GameRecord:
+    """The game record stored in `game` and its `moves` (in ply order)."""
+    outcome = None
+    if game.termination is not None:
+        outcome = GameOutcome(
+            winner=Winner(game.winner),
+            termination=Termination(game.termination),
+            rule=game.rule,
+            reason=game.reason or "",
+        )
+    return GameRecord(
+        variant=game.variant,
+        white=PlayerRecord(
+            name=game.white, engine_id=game.white_engine_id, identity=load_dict(game.white_identity)
+        ),
+        black=PlayerRecord(
+            name=game.black, engine_id=game.black_engine_id, identity=load_dict(game.black_identity)
+        ),
+        start_fen=game.start_fen,
+        opening=None if game.opening is None else OpeningRecord.model_validate_json(game.opening),
+        time_control=game.time_control,
+        moves=[_move_record(move) for move in moves],
+        outcome=outcome,
+        started_at=datetime.fromisoformat(game.started_at),
+        ended_at=None if game.ended_at is None else datetime.fromisoformat(game.ended_at),
+        warnings=load_list(game.warnings),
+        tags=load_dict(game.tags),
+    )
+
+
+def _move_record(row: MoveRow) -> MoveRecord:
+    info = None
+    if row.has_info:
+        info = EngineInfo(
+            depth=row.depth,
+            score=row.score,
+            nodes=row.nodes,
+            time=row.info_time,
+            nps=row.nps,
+            pv=load_list(row.pv),
+            extra=load_dict(row.info_extra),
+        )
+    return MoveRecord(
+        ply=row.ply,
+        side=Side(row.side),
+        text=row.text,
+        hub=row.hub,
+        from_opening=row.from_opening,
+        elapsed=row.elapsed,
+        clock=row.clock,
+        warnings=load_list(row.warnings),
+        draw_offered=row.draw_offered,
+        info=info,
+    )

@@ -1,0 +1,116 @@
+"""Opening a tournament database: checking what the file is before touching it, creating the schema,
+and the SQLite settings every connection gets.
+
+Settings: write-ahead logging (readers such as `arbiter standings` never block the runner), full
+synchronous commits (a committed game survives the process being killed and a power cut), foreign keys
+on, and a generous busy timeout. Write transactions start with ``BEGIN IMMEDIATE`` so that two writers
+queue up instead of failing half way.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import URL, Engine, create_engine, event
+from sqlalchemy.engine import Connection
+from sqlmodel import Session
+
+from arbiter.store.errors import StoreError, StoreNotFoundError, StoreVersionError
+from arbiter.store.tables import APPLICATION, SCHEMA_VERSION, MetaRow, StoreModel
+
+BUSY_TIMEOUT_SECONDS = 30.0
+_WRITE_OPTION = "arbiter_write"
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def open_engines(path: Path, *, create: bool) -> tuple[Engine, Engine]:
+    """The (reader, writer) engines of the database at `path`, after checking it is an arbiter database
+    of this schema version. With `create`, a missing or empty file becomes a new database.
+    """
+    is_new = _check_file(path, create=create)
+    reader = create_engine(
+        URL.create("sqlite", database=str(path)),
+        connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "isolation_level": None, "check_same_thread": False},
+    )
+    event.listen(reader, "connect", _configure_connection)
+    event.listen(reader, "begin", _begin)
+    writer = reader.execution_options(**{_WRITE_OPTION: True})
+    if is_new:
+        _create_schema(writer)
+    return reader, writer
+
+
+def _check_file(path: Path, *, create: bool) -> bool:
+    """Whether the database must be created; raises when the file is not one this arbiter reads."""
+    if not path.exists():
+        if not create:
+            raise StoreNotFoundError(path)
+        if not path.parent.is_dir():
+            raise StoreError(f"{path}: cannot create the database, the folder {path.parent} does not exist")
+        return True
+    if path.is_dir():
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "it is a folder")
+    with path.open("rb") as file:
+        header = file.read(len(_SQLITE_HEADER))
+    if not header:
+        if create:
+            return True
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "the file is empty")
+    if header != _SQLITE_HEADER:
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "not an SQLite file")
+    return _check_schema(path)
+
+
+def _check_schema(path: Path) -> bool:
+    # A plain read-write connection that changes nothing: the file's journal mode is left alone until
+    # the file is known to be an arbiter database.
+    try:
+        uri = path.resolve().as_uri() + "?mode=rw"
+        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the database: {exc}") from None
+    try:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return True
+        if MetaRow.__tablename__ not in tables:
+            raise StoreVersionError(path, None, SCHEMA_VERSION, "it has no meta table")
+        meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError as exc:
+        raise StoreVersionError(path, None, SCHEMA_VERSION, f"SQLite cannot read it: {exc}") from None
+    finally:
+        connection.close()
+    if meta.get("application") != APPLICATION:
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "its meta table does not name the arbiter")
+    version_text = meta.get("schema_version", "")
+    if not version_text.isdigit():
+        raise StoreVersionError(path, None, SCHEMA_VERSION, f"schema_version is {version_text!r}")
+    version = int(version_text)
+    if version != SCHEMA_VERSION:
+        raise StoreVersionError(path, version, SCHEMA_VERSION)
+    return False
+
+
+def _create_schema(writer: Engine) -> None:
+    with Session(writer) as session, session.begin():
+        StoreModel.metadata.create_all(session.connection())
+        session.add(MetaRow(key="application", value=APPLICATION))
+        session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
+
+
+def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+    finally:
+        cursor.close()
+
+
+def _begin(connection: Connection) -> None:
+    # The driver runs in autocommit mode (isolation_level None), so the transaction starts here.
+    immediate = connection.get_execution_options().get(_WRITE_OPTION, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,57 @@
+"""What can go wrong with a tournament database, each saying which file and what was found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class StoreError(Exception):
+    """A tournament database that cannot be used as asked."""
+
+
+class StoreNotFoundError(StoreError):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        super().__init__(f"{path}: no such tournament database")
+
+
+class StoreVersionError(StoreError):
+    """The file is not an arbiter database, or one of a schema version this arbiter does not read.
+
+    `found` is the version in the file, None when the file is not an arbiter database at all.
+    """
+
+    def __init__(self, path: Path, found: int | None, expected: int, detail: str = "") -> None:
+        self.path = path
+        self.found = found
+        self.expected = expected
+        if found is None:
+            what = f"{path}: not an arbiter database" + (f" ({detail})" if detail else "")
+            message = f"{what}; expected an arbiter database of schema version {expected}"
+        else:
+            message = (
+                f"{path}: arbiter database of schema version {found}, but this arbiter reads "
+                f"schema version {expected}"
+            )
+        super().__init__(message)
+
+
+class UnknownTournamentError(StoreError):
+    def __init__(self, path: Path, wanted: int | str) -> None:
+        self.path = path
+        self.wanted = wanted
+        super().__init__(f"{path}: no tournament {wanted!r}")
+
+
+class GameAlreadyRecordedError(StoreError):
+    """A finished game of this key is already stored: a game is never stored twice."""
+
+    def __init__(self, path: Path, tournament_id: int, game_key: str) -> None:
+        self.path = path
+        self.tournament_id = tournament_id
+        self.game_key = game_key
+        super().__init__(f"{path}: tournament {tournament_id} already has a finished game {game_key}")
+
+
+class GameMismatchError(StoreError):
+    """A game record that does not fit the planned game it is stored under."""

@@ -1,0 +1,96 @@
+"""What the store hands back: plain, typed values that do not hold on to the database."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from arbiter.engines.params import EngineIdentity
+from arbiter.referee.record import GameRecord, Winner
+from arbiter.tournament.schedule import GameKey
+from arbiter.tournament.scoring import FinishedGame, ScoringScheme
+from arbiter.tournament.standings import Crosstable, Standing
+
+
+class TournamentStatus(StrEnum):
+    CREATED = "created"
+    """Configured; no game played yet."""
+    RUNNING = "running"
+    STOPPED = "stopped"
+    """Interrupted before the schedule was done; a later run resumes it."""
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """A player as the tournament is created: its name and the engine key in the configuration."""
+
+    name: str
+    engine_id: str | None = None
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    id: int
+    name: str
+    variant: str
+    format: str
+    time_control: str
+    scoring: ScoringScheme
+    config_json: str
+    """The validated configuration, as it was stored."""
+    status: TournamentStatus
+    created_at: datetime
+    updated_at: datetime
+    finished_games: int
+    unfinished_games: int
+
+    def config(self) -> dict[str, Any]:
+        """The configuration as a JSON object (the config models validate it again, when needed)."""
+        data: dict[str, Any] = json.loads(self.config_json)
+        return data
+
+
+@dataclass(frozen=True)
+class StoredEngine:
+    seat: int
+    name: str
+    engine_id: str | None
+    identity: EngineIdentity | None
+    """What the engine declared at start-up; None until it has started once."""
+    identified_at: datetime | None
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as read back: where it sits in the schedule, and its full record."""
+
+    id: int
+    key: GameKey
+    cycle: int
+    pair_index: int | None
+    opening_id: str | None
+    opening_index: int | None
+    record: GameRecord
+
+    @property
+    def finished(self) -> bool:
+        return self.record.winner is not Winner.UNFINISHED
+
+
+@dataclass(frozen=True)
+class TournamentStandings:
+    """The table and crosstable of a tournament's finished games, with the scheme that scored them."""
+
+    tournament: TournamentInfo
+    players: tuple[str, ...]
+    """Every player, in the configuration's order."""
+    scheme: ScoringScheme
+    games: int
+    table: list[Standing]
+    crosstable: Crosstable
+    results: list[FinishedGame]
+    """One entry per finished game; games of the same players and result may share one object."""

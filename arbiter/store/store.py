@@ -1,0 +1,551 @@
+"""The tournament store: one SQLite file holding tournaments, their players, games, moves and events.
+
+The runner's side of it::
+
+    with TournamentStore.open(path) as store:
+        tid = store.create_tournament(name=..., variant=..., format=..., time_control=...,
+                                      players=[PlayerEntry("Greedy", "greedy"), ...], config=config)
+        done = store.finished_keys(tid)              # resume: skip these planned games
+        store.set_engine_identity(tid, "Greedy", identity)
+        store.record_game(tid, planned, record, events)   # one transaction per game
+        store.set_status(tid, TournamentStatus.FINISHED)
+
+A game is stored under its planned game's key, at most once per tournament. A game recorded without
+a result (abandoned when the run was stopped) does not count as finished; recording the same key again
+replaces it in place, keeping its row id and the events already attached to it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import Engine, delete, func, insert
+from sqlalchemy import select as sql_select
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlmodel import Session, col, select
+
+from arbiter.engines.params import EngineIdentity, ParamDecl
+from arbiter.referee.record import GameRecord, Winner
+from arbiter.store.codec import (
+    dump_json,
+    game_columns,
+    game_key_of,
+    load_dict,
+    load_list,
+    move_columns,
+    record_from_rows,
+)
+from arbiter.store.database import open_engines
+from arbiter.store.errors import (
+    GameAlreadyRecordedError,
+    GameMismatchError,
+    StoreError,
+    UnknownTournamentError,
+)
+from arbiter.store.events import Event, EventKind, StoredEvent, now
+from arbiter.store.models import (
+    PlayerEntry,
+    StoredEngine,
+    StoredGame,
+    TournamentInfo,
+    TournamentStandings,
+    TournamentStatus,
+)
+from arbiter.store.tables import EngineRow, EventRow, GameRow, MoveRow, StoreModel, TournamentRow
+from arbiter.tournament.schedule import GameKey, PlannedGame
+from arbiter.tournament.scoring import STANDARD, FinishedGame, Outcome, ScoringScheme
+from arbiter.tournament.standings import crosstable, standings
+
+_OUTCOMES = {
+    Winner.WHITE.value: Outcome.WHITE_WINS,
+    Winner.BLACK.value: Outcome.BLACK_WINS,
+    Winner.DRAW.value: Outcome.DRAW,
+}
+
+_MOVE_INSERT = insert(StoreModel.metadata.tables["move"])
+_EVENT_INSERT = insert(StoreModel.metadata.tables["event"])
+
+
+class TournamentStore:
+    """A tournament database. Open it with `TournamentStore.open`; close it (or use ``with``) when done."""
+
+    def __init__(self, path: Path, reader: Engine, writer: Engine) -> None:
+        self.path = path
+        self._reader = reader
+        self._writer = writer
+
+    @classmethod
+    def open(cls, path: Path | str, *, create: bool = True) -> TournamentStore:
+        """Open the database at `path`, creating it when missing and `create` is set.
+
+        Raises `StoreNotFoundError` for a missing file (without `create`) and `StoreVersionError` for a
+        file that is not an arbiter database of this schema version.
+        """
+        path = Path(path)
+        reader, writer = open_engines(path, create=create)
+        return cls(path, reader, writer)
+
+    def close(self) -> None:
+        self._reader.dispose()
+
+    def __enter__(self) -> TournamentStore:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """A session whose work is committed as one transaction, or not at all."""
+        with Session(self._writer) as session, session.begin():
+            yield session
+
+    # --- tournaments --------------------------------------------------------------------------------
+
+    def create_tournament(
+        self,
+        *,
+        name: str,
+        variant: str,
+        format: str,
+        time_control: str,
+        players: Sequence[PlayerEntry],
+        config: BaseModel | str,
+        scoring: ScoringScheme = STANDARD,
+        status: TournamentStatus = TournamentStatus.CREATED,
+    ) -> int:
+        """Store a new tournament with its players (in seat order) and return its id.
+
+        `config` is the validated configuration, a pydantic model or its JSON text.
+        """
+        config_json = config.model_dump_json() if isinstance(config, BaseModel) else config
+        _check_config_json(self.path, name, config_json)
+        _check_players(self.path, name, players)
+        moment = now().isoformat()
+        with self._write() as session:
+            row = TournamentRow(
+                name=name,
+                variant=variant,
+                format=str(format),
+                time_control=time_control,
+                scoring=scoring.name,
+                points_win=scoring.win,
+                points_draw=scoring.draw,
+                points_loss=scoring.loss,
+                config=config_json,
+                status=status.value,
+                created_at=moment,
+                updated_at=moment,
+            )
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            for seat, player in enumerate(players, start=1):
+                session.add(
+                    EngineRow(tournament_id=row.id, seat=seat, name=player.name, engine_id=player.engine_id)
+                )
+            return row.id
+
+    def set_status(self, tournament_id: int, status: TournamentStatus) -> None:
+        with self._write() as session:
+            row = self._tournament_row(session, tournament_id)
+            row.status = status.value
+            row.updated_at = now().isoformat()
+
+    def tournaments(self) -> list[TournamentInfo]:
+        """Every tournament of the database, oldest first."""
+        with Session(self._reader) as session:
+            counts = self._game_counts(session, None)
+            rows = session.exec(select(TournamentRow).order_by(col(TournamentRow.id))).all()
+            return [_tournament_info(row, counts) for row in rows]
+
+    def tournament(self, tournament_id: int) -> TournamentInfo:
+        with Session(self._reader) as session:
+            row = self._tournament_row(session, tournament_id)
+            return _tournament_info(row, self._game_counts(session, tournament_id))
+
+    def find_tournament(self, reference: str | int | None = None) -> TournamentInfo:
+        """A tournament by id or name (the latest of that name); without a reference, the latest one."""
+        infos = self.tournaments()
+        if reference is None:
+            if not infos:
+                raise StoreError(f"{self.path}: the database holds no tournament yet")
+            return infos[-1]
+        text = str(reference).strip()
+        for info in reversed(infos):
+            if (text.isdigit() and info.id == int(text)) or info.name == text:
+                return info
+        raise UnknownTournamentError(self.path, reference)
+
+    # --- engines ------------------------------------------------------------------------------------
+
+    def set_engine_identity(self, tournament_id: int, name: str, identity: EngineIdentity) -> None:
+        """Keep what player `name`'s engine declared when it started (Hub ``id`` and ``param`` lines)."""
+        with self._write() as session:
+            row = session.exec(
+                select(EngineRow).where(EngineRow.tournament_id == tournament_id, EngineRow.name == name)
+            ).first()
+            if row is None:
+                self._tournament_row(session, tournament_id)
+                raise StoreError(f"{self.path}: tournament {tournament_id} has no player {name!r}")
+            row.id_name = identity.name
+            row.id_version = identity.version
+            row.id_author = identity.author
+            row.id_country = identity.country
+            row.id_extra = dump_json(identity.extra)
+            row.params = json.dumps([dataclasses.asdict(param) for param in identity.params.values()])
+            row.identified_at = now().isoformat()
+
+    def engines(self, tournament_id: int) -> list[StoredEngine]:
+        """The players of a tournament in seat order."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            rows = session.exec(
+                select(EngineRow)
+                .where(EngineRow.tournament_id == tournament_id)
+                .order_by(col(EngineRow.seat))
+            ).all()
+            return [_stored_engine(row) for row in rows]
+
+    # --- games --------------------------------------------------------------------------------------
+
+    def record_game(
+        self, tournament_id: int, planned: PlannedGame, record: GameRecord, events: Sequence[Event] = ()
+    ) -> int:
+        """Store a game with all its moves and events in one transaction; return the game's row id.
+
+        A finished game is stored once: recording a key that already has a finished game raises
+        `GameAlreadyRecordedError` and changes nothing. A game recorded without a result is replaced
+        by the next record of the same key. When SQLite fails part way (a full disk, say), the whole
+        transaction is rolled back and `StoreError` says which game was not stored.
+        """
+        _check_fits(planned, record)
+        columns = game_columns(tournament_id, planned, record)
+        key = columns["game_key"]
+        try:
+            with self._write() as session:
+                tournament = self._tournament_row(session, tournament_id)
+                existing = session.exec(
+                    select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
+                ).first()
+                if existing is None:
+                    game = GameRow(**columns)
+                    session.add(game)
+                    session.flush()
+                else:
+                    if existing.finished:
+                        raise GameAlreadyRecordedError(self.path, tournament_id, key)
+                    game = existing
+                    for name, value in columns.items():
+                        setattr(game, name, value)
+                    session.execute(delete(MoveRow).where(col(MoveRow.game_id) == game.id))
+                    session.flush()
+                assert game.id is not None
+                if record.moves:
+                    # Core executemany: the ORM's per-row bookkeeping would cost more than the insert itself.
+                    connection = session.connection()
+                    connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
+                if events:
+                    session.connection().execute(
+                        _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
+                    )
+                tournament.updated_at = now().isoformat()
+                return game.id
+        except SQLAlchemyError as exc:
+            # The transaction was rolled back: nothing of this game is stored. The driver's message
+            # says why without the statement and its hundreds of parameters.
+            reason = exc.orig if isinstance(exc, DBAPIError) else exc
+            raise StoreError(
+                f"{self.path}: game {key} of tournament {tournament_id} not stored: {reason}"
+            ) from exc
+
+    def finished_keys(self, tournament_id: int) -> set[GameKey]:
+        """The keys of the games that have a result: what a resumed run must not play again."""
+        return self._keys(tournament_id, finished=True)
+
+    def unfinished_keys(self, tournament_id: int) -> set[GameKey]:
+        """The keys of games recorded without a result (abandoned); a resumed run plays them again."""
+        return self._keys(tournament_id, finished=False)
+
+    def _keys(self, tournament_id: int, *, finished: bool) -> set[GameKey]:
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            rows = session.exec(
+                select(GameRow.round, GameRow.board, GameRow.game_number).where(
+                    GameRow.tournament_id == tournament_id, GameRow.finished == finished
+                )
+            ).all()
+            return {GameKey(round=r, board=b, game=g) for r, b, g in rows}
+
+    def games(
+        self, tournament_id: int, *, finished_only: bool = False, keys: Iterable[GameKey] | None = None
+    ) -> list[StoredGame]:
+        """A tournament's games with their moves, in schedule order (round, board, game).
+
+        `keys` limits the result to those games; `finished_only` leaves out games without a result.
+        """
+        wanted = None if keys is None else {str(key) for key in keys}
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            query = select(GameRow).where(GameRow.tournament_id == tournament_id)
+            if finished_only:
+                query = query.where(col(GameRow.finished).is_(True))
+            if wanted is not None:
+                query = query.where(col(GameRow.game_key).in_(wanted))
+            rows = session.exec(
+                query.order_by(col(GameRow.round), col(GameRow.board), col(GameRow.game_number))
+            ).all()
+            moves = self._moves_of(session, [row.id for row in rows if row.id is not None])
+            return [_stored_game(row, moves.get(row.id or 0, [])) for row in rows]
+
+    def game(self, tournament_id: int, key: GameKey) -> StoredGame | None:
+        """The game stored under `key`, or None."""
+        found = self.games(tournament_id, keys=[key])
+        return found[0] if found else None
+
+    def _moves_of(self, session: Session, game_ids: list[int]) -> dict[int, list[MoveRow]]:
+        moves: dict[int, list[MoveRow]] = {}
+        # In slices, to stay below SQLite's limit on bound parameters.
+        for start in range(0, len(game_ids), 500):
+            chunk = game_ids[start : start + 500]
+            rows = session.exec(
+                select(MoveRow)
+                .where(col(MoveRow.game_id).in_(chunk))
+                .order_by(col(MoveRow.game_id), col(MoveRow.ply))
+            ).all()
+            for row in rows:
+                moves.setdefault(row.game_id, []).append(row)
+        return moves
+
+    # --- events -------------------------------------------------------------------------------------
+
+    def record_event(self, tournament_id: int, event: Event, game_key: GameKey | None = None) -> int:
+        """Store an event now, of the tournament as a whole or of a game already stored."""
+        with self._write() as session:
+            self._tournament_row(session, tournament_id)
+            game_id = None
+            if game_key is not None:
+                game_id = session.exec(
+                    select(GameRow.id).where(
+                        GameRow.tournament_id == tournament_id, GameRow.game_key == str(game_key)
+                    )
+                ).first()
+                if game_id is None:
+                    raise StoreError(f"{self.path}: tournament {tournament_id} has no stored game {game_key}")
+            row = EventRow(**_event_columns(tournament_id, game_id, event))
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            return row.id
+
+    def events(self, tournament_id: int, game_key: GameKey | None = None) -> list[StoredEvent]:
+        """The events of a tournament (of one game when `game_key` is given), in the order stored."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            query = (
+                select(EventRow, GameRow.round, GameRow.board, GameRow.game_number)
+                .join(GameRow, col(EventRow.game_id) == col(GameRow.id), isouter=True)
+                .where(EventRow.tournament_id == tournament_id)
+            )
+            if game_key is not None:
+                query = query.where(GameRow.game_key == str(game_key))
+            result: list[StoredEvent] = []
+            for row, round_, board, number in session.exec(query.order_by(col(EventRow.id))).all():
+                assert row.id is not None
+                key = None if round_ is None else GameKey(round=round_, board=board, game=number)
+                event = Event(
+                    kind=EventKind(row.kind),
+                    message=row.message,
+                    engine=row.engine,
+                    at=datetime.fromisoformat(row.at),
+                )
+                result.append(StoredEvent(id=row.id, tournament_id=tournament_id, game_key=key, event=event))
+            return result
+
+    # --- results ------------------------------------------------------------------------------------
+
+    def finished_results(self, tournament_id: int) -> list[FinishedGame]:
+        """One result per finished game, in schedule order, with its opening and game pair.
+
+        Reads only the game table (never the moves), for the standings and statistics.
+        """
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            columns = (GameRow.white, GameRow.black, GameRow.winner, GameRow.opening_id, GameRow.pair_index)
+            rows = session.execute(
+                sql_select(*(col(column) for column in columns))
+                .where(col(GameRow.tournament_id) == tournament_id, col(GameRow.finished).is_(True))
+                .order_by(col(GameRow.round), col(GameRow.board), col(GameRow.game_number))
+            ).all()
+            return [
+                FinishedGame(white, black, _OUTCOMES[winner], opening_id=opening_id, pair_index=pair_index)
+                for white, black, winner, opening_id, pair_index in rows
+            ]
+
+    def standings(self, tournament_id: int, scheme: ScoringScheme | None = None) -> TournamentStandings:
+        """The standings and crosstable of a tournament, scored by `scheme` (default: the tournament's).
+
+        The games are counted in SQL by players and result; the standings functions then see one
+        result object per game, shared between games of the same players and result.
+        """
+        # One read transaction, so the counts in `info` and the games agree while a runner writes.
+        with Session(self._reader) as session:
+            row = self._tournament_row(session, tournament_id)
+            info = _tournament_info(row, self._game_counts(session, tournament_id))
+            grouped = session.exec(
+                select(GameRow.white, GameRow.black, GameRow.winner, func.count())
+                .where(col(GameRow.tournament_id) == tournament_id, col(GameRow.finished).is_(True))
+                .group_by(col(GameRow.white), col(GameRow.black), col(GameRow.winner))
+            ).all()
+            seated = session.exec(
+                select(EngineRow.name)
+                .where(EngineRow.tournament_id == tournament_id)
+                .order_by(col(EngineRow.seat))
+            ).all()
+        scheme = scheme or info.scoring
+        results: list[FinishedGame] = []
+        for white, black, winner, count in grouped:
+            results.extend([FinishedGame(white, black, _OUTCOMES[winner])] * count)
+        players = list(seated)
+        players.extend(sorted({name for game in results for name in game.players} - set(players)))
+        return TournamentStandings(
+            tournament=info,
+            players=tuple(players),
+            scheme=scheme,
+            games=len(results),
+            table=standings(results, players, scheme),
+            crosstable=crosstable(results, players, scheme),
+            results=results,
+        )
+
+    # --- helpers ------------------------------------------------------------------------------------
+
+    def _tournament_row(self, session: Session, tournament_id: int) -> TournamentRow:
+        row = session.get(TournamentRow, tournament_id)
+        if row is None:
+            raise UnknownTournamentError(self.path, tournament_id)
+        return row
+
+    def _game_counts(self, session: Session, tournament_id: int | None) -> dict[tuple[int, bool], int]:
+        query = select(GameRow.tournament_id, GameRow.finished, func.count()).group_by(
+            col(GameRow.tournament_id), col(GameRow.finished)
+        )
+        if tournament_id is not None:
+            query = query.where(GameRow.tournament_id == tournament_id)
+        return {(tid, finished): count for tid, finished, count in session.exec(query).all()}
+
+
+def _check_fits(planned: PlannedGame, record: GameRecord) -> None:
+    for colour, scheduled, played in (
+        ("White", planned.white, record.white.name),
+        ("Black", planned.black, record.black.name),
+    ):
+        if scheduled != played:
+            raise GameMismatchError(
+                f"game {planned.key}: the schedule has {scheduled!r} as {colour}, the record {played!r}"
+            )
+
+
+def _check_config_json(path: Path, name: str, config_json: str) -> None:
+    try:
+        data = json.loads(config_json)
+    except json.JSONDecodeError as exc:
+        raise StoreError(f"{path}: tournament {name!r}: the configuration is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise StoreError(f"{path}: tournament {name!r}: the configuration must be a JSON object")
+
+
+def _check_players(path: Path, name: str, players: Sequence[PlayerEntry]) -> None:
+    seen: set[str] = set()
+    for seat, player in enumerate(players, start=1):
+        if not player.name.strip():
+            raise StoreError(f"{path}: tournament {name!r}: player {seat} has an empty name")
+        if player.name in seen:
+            raise StoreError(f"{path}: tournament {name!r}: player {player.name!r} is listed twice")
+        seen.add(player.name)
+
+
+def _tournament_info(row: TournamentRow, counts: dict[tuple[int, bool], int]) -> TournamentInfo:
+    assert row.id is not None
+    return TournamentInfo(
+        id=row.id,
+        name=row.name,
+        variant=row.variant,
+        format=row.format,
+        time_control=row.time_control,
+        scoring=ScoringScheme(
+            name=row.scoring, win=row.points_win, draw=row.points_draw, loss=row.points_loss
+        ),
+        config_json=row.config,
+        status=TournamentStatus(row.status),
+        created_at=datetime.fromisoformat(row.created_at),
+        updated_at=datetime.fromisoformat(row.updated_at),
+        finished_games=counts.get((row.id, True), 0),
+        unfinished_games=counts.get((row.id, False), 0),
+    )
+
+
+def _stored_engine(row: EngineRow) -> StoredEngine:
+    identity = None
+    if row.identified_at is not None:
+        params = [_param_decl(data) for data in load_list(row.params)]
+        identity = EngineIdentity(
+            name=row.id_name or "",
+            version=row.id_version or "",
+            author=row.id_author or "",
+            country=row.id_country or "",
+            extra=load_dict(row.id_extra),
+            params={param.name: param for param in params},
+        )
+    return StoredEngine(
+        seat=row.seat,
+        name=row.name,
+        engine_id=row.engine_id,
+        identity=identity,
+        identified_at=None if row.identified_at is None else datetime.fromisoformat(row.identified_at),
+    )
+
+
+def _param_decl(data: dict[str, Any]) -> ParamDecl:
+    return ParamDecl(
+        name=data["name"],
+        type=data["type"],
+        default=data["default"],
+        min=data["min"],
+        max=data["max"],
+        values=tuple(data["values"]),
+    )
+
+
+def _stored_game(row: GameRow, moves: list[MoveRow]) -> StoredGame:
+    assert row.id is not None
+    return StoredGame(
+        id=row.id,
+        key=game_key_of(row),
+        cycle=row.cycle,
+        pair_index=row.pair_index,
+        opening_id=row.opening_id,
+        opening_index=row.opening_index,
+        record=record_from_rows(row, moves),
+    )
+
+
+def _event_columns(tournament_id: int, game_id: int | None, event: Event) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "game_id": game_id,
+        "engine": event.engine,
+        "kind": event.kind.value,
+        "message": event.message,
+        "at": event.at.isoformat(),
+    }
