@@ -19,6 +19,7 @@ COMMAND_MODULES = [
     "arbiter.commands.rules",
     "arbiter.commands.engine",
     "arbiter.commands.play",
+    "arbiter.commands.run",
     "arbiter.commands.standings",
     "arbiter.commands.pdn",
     "arbiter.commands.report",

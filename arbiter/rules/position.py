@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
 
 from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.draws import Material
@@ -70,9 +69,24 @@ class _Tables:
     zobrist_black_to_move: int
 
 
-@cache
+_TABLES: dict[str, tuple[Variant, _Tables]] = {}
+
+
 def tables(variant: Variant) -> _Tables:
-    """The move generator and hash keys of a variant, built once."""
+    """The move generator and hash keys of a variant, built once.
+
+    Looked up by id and object identity first: hashing the whole frozen description on every call
+    would cost more than the lookup it saves.
+    """
+    entry = _TABLES.get(variant.id)
+    if entry is not None and (entry[0] is variant or entry[0] == variant):
+        return entry[1]
+    built = _build_tables(variant)
+    _TABLES[variant.id] = (variant, built)
+    return built
+
+
+def _build_tables(variant: Variant) -> _Tables:
     rng = random.Random(f"arbiter-zobrist-{variant.id}")
     size = variant.geometry.stride * variant.geometry.height
     keys = tuple(tuple(rng.getrandbits(64) for _ in range(4)) for _ in range(size))

@@ -1,0 +1,128 @@
+"""`arbiter pdn check FILE...`: replay every game of PDN files through the rules core, report faults.
+
+Each fault is one line: `file:line:column: game N (tags), ply P: kind: reason`. Each file ends with a
+summary line, and a last line sums up every file. The exit status is 1 when any game has a fault
+(a game of a variant not supported yet counts: it could not be checked), 2 when a file cannot be read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import typer
+
+from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
+from arbiter.notation.pdn_model import FaultKind, PdnGame
+from arbiter.rules import UnknownVariantError, get_variant
+
+pdn_app = typer.Typer(help="Read, check and write PDN game files.", no_args_is_help=True)
+
+
+@dataclass
+class CheckTally:
+    """What checking one file (or all of them) found."""
+
+    files: int = 0
+    games: int = 0
+    whole: int = 0  # games that replayed with no fault
+    plies: int = 0
+    faulty_games: int = 0
+    fault_kinds: Counter[str] = field(default_factory=Counter)
+    unsupported: Counter[str] = field(default_factory=Counter)  # variant title -> games
+
+    def add_game(self, game: PdnGame) -> None:
+        self.games += 1
+        self.plies += game.plies
+        if game.faults:
+            self.faulty_games += 1
+            self.fault_kinds.update(fault.kind.value for fault in game.faults)
+            for fault in game.faults:
+                if fault.kind is FaultKind.UNSUPPORTED_VARIANT:
+                    self.unsupported[game.variant_id or "?"] += 1
+        else:
+            self.whole += 1
+
+    def add(self, other: CheckTally) -> None:
+        self.files += other.files
+        self.games += other.games
+        self.whole += other.whole
+        self.plies += other.plies
+        self.faulty_games += other.faulty_games
+        self.fault_kinds.update(other.fault_kinds)
+        self.unsupported.update(other.unsupported)
+
+    def summary(self) -> str:
+        text = (
+            f"{self.games:,} game(s), {self.whole:,} replayed without fault ({self.plies:,} plies), "
+            f"{self.faulty_games:,} with faults"
+        )
+        if self.fault_kinds:
+            text += (
+                " (" + ", ".join(f"{count} {kind}" for kind, count in sorted(self.fault_kinds.items())) + ")"
+            )
+        if self.unsupported:
+            text += "; variant not supported yet: " + ", ".join(
+                f"{variant} ({count})" for variant, count in sorted(self.unsupported.items())
+            )
+        return text
+
+
+def check_file(path: Path, options: ReadOptions, show_notes: bool) -> CheckTally:
+    """Check one file, printing its faults (and notes) and its summary line."""
+    tally = CheckTally(files=1)
+    reader = PdnReader(path, options)
+    for game in reader:
+        tally.add_game(game)
+        for fault in game.faults:
+            typer.echo(game.describe_fault(fault))
+        if show_notes:
+            for note in game.notes:
+                typer.echo(f"{path}:{game.line}: {game.label()}: note: {note}")
+    decoding = reader.decoding.describe()
+    if decoding:
+        typer.echo(f"{path}: note: {decoding}")
+    typer.echo(f"{path}: {tally.summary()}")
+    return tally
+
+
+def check_command(
+    files: list[Path] = typer.Argument(..., help="PDN files to check."),
+    variations: bool = typer.Option(
+        False, "--variations", help="Replay the variations too, not only the games."
+    ),
+    variant: str | None = typer.Option(
+        None, "--variant", "-v", help="Variant of games without a GameType tag (default: guess it)."
+    ),
+    notes: bool = typer.Option(False, "--notes", help="Also show notes: guessed variants, result oddities."),
+) -> None:
+    """Replay every game of the FILES and report each fault; exit 1 if there is any."""
+    if variant is not None:
+        try:
+            get_variant(variant)
+        except UnknownVariantError as exc:
+            typer.echo(f"error: --variant: {exc}", err=True)
+            raise typer.Exit(2) from None
+    options = ReadOptions(variations=variations, default_variant=variant)
+    total = CheckTally()
+    unreadable = 0
+    for path in files:
+        try:
+            total.add(check_file(path, options, notes))
+        except PdnError as exc:
+            unreadable += 1
+            typer.echo(f"error: {exc}", err=True)
+    read = f"checked {total.files} file(s)" + (f", {unreadable} unreadable" if unreadable else "")
+    typer.echo(f"{read}: {total.summary()}")
+    if unreadable:
+        raise typer.Exit(2)
+    if total.faulty_games:
+        raise typer.Exit(1)
+
+
+pdn_app.command("check")(check_command)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(pdn_app, name="pdn")

@@ -1,0 +1,209 @@
+"""Writing PDN: games as other programs (CheckerBoard, Lidraughts, pydraughts) read them.
+
+Tags come first in a fixed order: Event, Site, Date, Round, White, Black, Result, GameType, FEN (only
+where the game does not start from the initial position), TimeControl, Termination, PlyCount, then
+any other tags the game has. Moves are numbered from 1 (`1.` before each move of the side that moves
+first; `1...` when a set-up position has the other side to move), written in the variant's notation
+with the full capture path only where the short form would be ambiguous.
+
+Clocks are written as a comment after the move: `{[%clock w0:59:12]}` is the mover's time left
+(`w` White, `b` Black) in hours, minutes and seconds, with milliseconds after a dot where they are not
+zero (`b0:00:09.250`). Comments may not hold braces in PDN, so `{` and `}` in a comment are written as
+`(` and `)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from arbiter.notation.movetext import format_pdn
+from arbiter.notation.pdn_model import PdnGame, PdnMove
+from arbiter.notation.pdn_variant import game_type_of
+from arbiter.rules import Color, Move, Position, Variant
+
+LINE_LENGTH = 79
+_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black")
+_ROSTER_DEFAULTS = {"Date": "????.??.??"}
+# Tags the writer sets itself (compared without case: files write both SetUp and Setup).
+_MANAGED = {
+    name.lower() for name in (*_ROSTER, "Result", "GameType", "FEN", "TimeControl", "Termination", "PlyCount")
+}
+
+
+def format_clock(seconds: float, mover: Color) -> str:
+    """`w0:59:12`: the mover's letter and the time as hours:minutes:seconds (milliseconds if any)."""
+    millis = max(0, round(seconds * 1000))
+    whole, fraction = divmod(millis, 1000)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    letter = "w" if mover is Color.WHITE else "b"
+    text = f"{letter}{hours}:{minutes:02d}:{secs:02d}"
+    return text + (f".{fraction:03d}" if fraction else "")
+
+
+def _tag_line(name: str, value: str) -> str:
+    clean = " ".join(value.replace("\\", "\\\\").replace('"', '\\"').split())
+    return f'[{name} "{clean}"]'
+
+
+def _comment(text: str) -> str:
+    return "{" + text.replace("{", "(").replace("}", ")") + "}"
+
+
+def game_tags(game: PdnGame) -> list[tuple[str, str]]:
+    """The tags as the writer puts them, in order."""
+    tags = game.tags
+    lowered = {name.lower(): value for name, value in tags.items()}
+    out: list[tuple[str, str]] = [
+        (name, lowered.get(name.lower(), _ROSTER_DEFAULTS.get(name, "?"))) for name in _ROSTER
+    ]
+    out.append(("Result", game.result))
+    variant = game.variant
+    game_type = game_type_of(variant) if variant is not None else None
+    if game_type is not None:
+        out.append(("GameType", str(game_type.number)))
+    elif "gametype" in lowered:
+        out.append(("GameType", lowered["gametype"]))
+    if game.start_fen and (variant is None or game.start_position() != Position.start(variant)):
+        out.append(("FEN", game.start_fen))
+    for name in ("TimeControl", "Termination"):
+        if name.lower() in lowered:
+            out.append((name, lowered[name.lower()]))
+    out.append(("PlyCount", str(len(game.moves))))
+    if variant is not None and (game_type is None or game_type.variant_id != variant.id):
+        # No PDN game type says it all (antidraughts, a rule option such as english+iyt-draws): name the
+        # rules-core variant too, which this project's reader prefers to GameType.
+        out.append(("Variant", variant.id))
+    written = {name.lower() for name, _ in out}
+    out.extend((name, value) for name, value in tags.items() if name.lower() not in _MANAGED | written)
+    return out
+
+
+class _Lines:
+    """Move text broken into lines of at most LINE_LENGTH characters, between tokens."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.current = ""
+
+    def add(self, token: str, glue: bool = False) -> None:
+        if glue or not self.current:
+            self.current += token
+        elif len(self.current) + 1 + len(token) > LINE_LENGTH:
+            self.lines.append(self.current)
+            self.current = token
+        else:
+            self.current += " " + token
+        if "\n" in self.current:
+            *done, self.current = self.current.split("\n")
+            self.lines.extend(done)
+
+    def text(self) -> str:
+        return "\n".join([*self.lines, self.current] if self.current else self.lines)
+
+
+def _number(position: Position, ply: int, first_in_line: bool) -> str | None:
+    """The move number before a move, if one is written there. ``ply`` counts from 0 at the start."""
+    variant = position.variant
+    if position.turn is variant.first_to_move:
+        return f"{ply // 2 + 1}."
+    if first_in_line:
+        return f"{ply // 2 + 1}..."
+    return None
+
+
+def _write_line(out: _Lines, start: Position, moves: Sequence[PdnMove], first_ply: int) -> None:
+    """Write a line of moves; ``first_ply`` counts plies from the game's start as if the side that
+    moves first in the variant had started (so numbers stay right in set-up positions)."""
+    position = start
+    for index, pdn_move in enumerate(moves):
+        ply = first_ply + index
+        number = _number(position, ply, index == 0)
+        if number:
+            out.add(number)
+        out.add(format_pdn(position, pdn_move.move))
+        for mark in pdn_move.marks:
+            out.add(mark, glue=not mark.startswith("$"))
+        if pdn_move.clock is not None:
+            out.add(_comment(f"[%clock {format_clock(pdn_move.clock, position.turn)}]"))
+        for comment in pdn_move.comments:
+            out.add(_comment(comment))
+        for variation in pdn_move.variations:
+            out.add("(")
+            _write_line(out, position, variation, ply)
+            out.add(")", glue=True)
+        position = position.play(pdn_move.move)
+
+
+def format_game(game: PdnGame) -> str:
+    """One game as PDN text, ending with a blank line."""
+    header = "\n".join(_tag_line(name, value) for name, value in game_tags(game))
+    out = _Lines()
+    for comment in game.comments:
+        out.add(_comment(comment))
+    variant = game.variant
+    if variant is not None:
+        start = game.start_position()
+        # Number plies as if the first mover had started: a set-up with the other side to move opens 1...
+        _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1)
+    for text in game.rest:  # moves that did not replay when the game was read: kept as written
+        out.add(text)
+    out.add(game.result)
+    return f"{header}\n\n{out.text()}\n\n"
+
+
+def write_games(stream: TextIO, games: Iterable[PdnGame]) -> int:
+    """Write games to a text stream; returns how many."""
+    count = 0
+    for game in games:
+        stream.write(format_game(game))
+        count += 1
+    return count
+
+
+def write_pdn(path: str | Path, games: Iterable[PdnGame]) -> int:
+    """Write games to a PDN file (UTF-8); returns how many."""
+    with Path(path).open("w", encoding="utf-8", newline="\n") as stream:
+        return write_games(stream, games)
+
+
+def game_record(
+    variant: Variant,
+    moves: Sequence[Move],
+    *,
+    start: Position | None = None,
+    tags: dict[str, str] | None = None,
+    result: str = "*",
+    clocks: Sequence[float | None] | None = None,
+    comments: Sequence[Sequence[str]] | None = None,
+    intro: Sequence[str] = (),
+) -> PdnGame:
+    """A `PdnGame` from legal moves, for the writer: ``clocks[i]`` is the mover's time left after
+    ply i (seconds), ``comments[i]`` the comments after it. Raises ValueError on an illegal move."""
+    position = start if start is not None else Position.start(variant)
+    if position.variant.id != variant.id:
+        raise ValueError(f"the start position is {position.variant.id}, the game is {variant.id}")
+    first = position
+    pdn_moves: list[PdnMove] = []
+    for ply, move in enumerate(moves):
+        if move not in position.legal_moves():
+            raise ValueError(f"ply {ply + 1}: {move.path} is not a legal move in {position.fen()}")
+        pdn_moves.append(
+            PdnMove(
+                text=format_pdn(position, move),
+                move=move,
+                comments=tuple(comments[ply]) if comments is not None and ply < len(comments) else (),
+                clock=clocks[ply] if clocks is not None and ply < len(clocks) else None,
+            )
+        )
+        position = position.play(move)
+    return PdnGame(
+        tags=dict(tags or {}),
+        variant_id=variant.id,
+        start_fen=first.fen(),
+        moves=tuple(pdn_moves),
+        result=result,
+        comments=tuple(intro),
+    )

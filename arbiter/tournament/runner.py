@@ -1,0 +1,336 @@
+"""The tournament runner: plays the planned games, ``concurrency`` at a time on one asyncio loop.
+
+Every finished game is written to the store in one transaction as soon as it ends, so a run stopped
+with Ctrl-C, or killed outright, loses nothing that had finished; ``run`` on the same database plays
+only the games still missing. Engines are kept running between games (``new-game``) unless the
+tournament says otherwise, and an engine that crashed or misbehaved is started afresh for its next game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from arbiter.engines import (
+    EngineClient,
+    EngineConfig,
+    EngineConfigError,
+    EngineFault,
+    create_engine,
+    probe_engine,
+)
+from arbiter.referee.game import play_game
+from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
+from arbiter.referee.session import start_failure_record
+from arbiter.rules import Color
+from arbiter.store import Event, EventKind, PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.plan import TournamentPlan, plan_tournament
+from arbiter.tournament.schedule import GameKey, PlannedGame
+from arbiter.tournament.scoring import scheme_named
+from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
+
+
+class RunError(Exception):
+    """A tournament that cannot be run as configured (the message says why)."""
+
+
+class RunObserver(Protocol):
+    """What a live view hears from the runner."""
+
+    def run_started(self, total: int, done: int, pending: int) -> None: ...
+
+    def game_started(self, game: PlannedGame) -> None: ...
+
+    def game_finished(self, game: PlannedGame, record: GameRecord) -> None: ...
+
+    def message(self, text: str) -> None: ...
+
+
+class QuietObserver:
+    def run_started(self, total: int, done: int, pending: int) -> None:
+        pass
+
+    def game_started(self, game: PlannedGame) -> None:
+        pass
+
+    def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
+        pass
+
+    def message(self, text: str) -> None:
+        pass
+
+
+@dataclass
+class RunSummary:
+    tournament_id: int
+    planned: int
+    played_now: int
+    finished: int
+    abandoned: int = 0
+    stopped: bool = False
+    sprt: SprtResult | None = None
+    faults: list[str] = field(default_factory=list)
+
+
+AfterGame = Callable[[int], None]
+
+
+class TournamentRunner:
+    def __init__(
+        self,
+        config: TournamentConfig,
+        engines: list[EngineConfig],
+        *,
+        observer: RunObserver | None = None,
+        sprt: SprtSettings | None = None,
+        after_game: AfterGame | None = None,
+        log_dir: Path | None = None,
+    ) -> None:
+        self.config = config
+        self.engines = {e.name: e for e in engines}
+        self.plan: TournamentPlan = plan_tournament(config)
+        self.observer: RunObserver = observer or QuietObserver()
+        self.sprt = sprt
+        self.after_game = after_game
+        self.log_dir = log_dir
+        self._stop = asyncio.Event()  # Ctrl-C: abandon running games
+        self._draining = False  # an SPRT decided: start no more games, finish the running ones
+        self._decided: SprtResult | None = None
+
+    # ------------------------------------------------------------------ set-up
+
+    def open_tournament(self, store: TournamentStore) -> int:
+        """The tournament's id in the store: the existing one of this name (resume) or a new one."""
+        config_json = self.config.model_dump_json()
+        # Where files live may differ between runs (another working directory); the event may not.
+        where = {"database", "report", "engines_file"}
+        wanted = {k: v for k, v in self.config.model_dump(mode="json").items() if k not in where}
+        for info in reversed(store.tournaments()):
+            if info.name != self.config.name:
+                continue
+            stored = {k: v for k, v in info.config().items() if k not in where}
+            if stored != wanted:
+                raise RunError(
+                    f"{store.path} already holds a tournament named {self.config.name!r} with another "
+                    "configuration; give this one another name or another database"
+                )
+            return info.id
+        return store.create_tournament(
+            name=self.config.name,
+            variant=self.config.variant,
+            format=self.config.format,
+            time_control=self.config.time_control,
+            players=[PlayerEntry(name=name) for name in self.engines],
+            config=config_json,
+            scoring=scheme_named(self.config.scoring),
+        )
+
+    async def preflight(self, store: TournamentStore, tournament_id: int) -> None:
+        """Start each engine once: refuse the run when one cannot play the variant or rejects a setting.
+
+        An engine that fails to start is only noted: its games are forfeited, the event goes on.
+        """
+        results = await asyncio.gather(
+            *(probe_engine(config, [self.config.variant]) for config in self.engines.values()),
+            return_exceptions=True,
+        )
+        problems = []
+        for (name, _), outcome in zip(self.engines.items(), results, strict=True):
+            if isinstance(outcome, EngineConfigError):
+                problems.append(str(outcome))
+            elif isinstance(outcome, EngineFault):
+                text = f"engine {name!r} did not start cleanly: {outcome}; its games will be forfeited"
+                store.record_event(tournament_id, Event(EventKind.FAULT, text, engine=name))
+                self.observer.message(text)
+            elif isinstance(outcome, BaseException):
+                raise outcome
+            else:
+                store.set_engine_identity(tournament_id, name, outcome)
+        if problems:
+            raise RunError("the tournament cannot start:\n" + "\n".join(f"  {p}" for p in problems))
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self, store: TournamentStore, *, handle_signals: bool = True) -> RunSummary:
+        tournament_id = self.open_tournament(store)
+        done_keys = store.finished_keys(tournament_id)
+        games = self.plan.schedule.games
+        pending = [g for g in games if g.key not in done_keys]
+        summary = RunSummary(tournament_id, len(games), 0, len(done_keys))
+        self.observer.run_started(len(games), len(done_keys), len(pending))
+        if not pending:
+            store.set_status(tournament_id, TournamentStatus.FINISHED)
+            return summary
+        await self.preflight(store, tournament_id)
+        store.set_status(tournament_id, TournamentStatus.RUNNING)
+        self._check_sprt(store, tournament_id)
+        loop = asyncio.get_running_loop()
+        if handle_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.request_stop)
+        queue: asyncio.Queue[PlannedGame] = asyncio.Queue()
+        for game in pending:
+            queue.put_nowait(game)
+        slots = [
+            asyncio.create_task(self._slot(store, tournament_id, queue, summary))
+            for _ in range(min(self.config.concurrency, len(pending)))
+        ]
+        try:
+            await asyncio.gather(*slots)
+        finally:
+            if handle_signals:
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.remove_signal_handler(sig)
+        summary.finished = len(store.finished_keys(tournament_id))
+        summary.sprt = self._decided
+        summary.stopped = self._stop.is_set()
+        complete = summary.finished == len(games) or self._decided is not None
+        store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
+        return summary
+
+    def request_stop(self) -> None:
+        """Stop cleanly: running games are abandoned and recorded as unfinished, engines are ended."""
+        if not self._stop.is_set():
+            self.observer.message("stopping: running games are abandoned and will be played again on resume")
+        self._stop.set()
+
+    async def _slot(
+        self,
+        store: TournamentStore,
+        tournament_id: int,
+        queue: asyncio.Queue[PlannedGame],
+        summary: RunSummary,
+    ) -> None:
+        """One seat of concurrency: takes games from the queue, keeping its engines between games."""
+        pool: dict[str, EngineClient] = {}
+        try:
+            while not self._stop.is_set() and not self._draining and not queue.empty():
+                game = queue.get_nowait()
+                self.observer.game_started(game)
+                play = asyncio.create_task(self._play(game, pool))
+                stopper = asyncio.create_task(self._stop.wait())
+                finished, _ = await asyncio.wait({play, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                stopper.cancel()
+                if play in finished:
+                    record, events = play.result()
+                else:
+                    play.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, EngineFault):
+                        await play
+                    record, events = (
+                        self._abandoned(game),
+                        [Event(EventKind.NOTE, "game abandoned: run stopped")],
+                    )
+                    summary.abandoned += 1
+                    for engine in pool.values():
+                        await engine.quit()
+                    pool.clear()
+                store.record_game(tournament_id, game, record, events)
+                if record.outcome is not None and record.outcome.winner is not Winner.UNFINISHED:
+                    summary.played_now += 1
+                self.observer.game_finished(game, record)
+                if self.after_game is not None:
+                    self.after_game(tournament_id)
+                self._check_sprt(store, tournament_id)
+        finally:
+            await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
+
+    async def _engine(self, name: str, pool: dict[str, EngineClient]) -> EngineClient:
+        """An opened engine for the next game: the slot's running one, or a fresh start."""
+        engine = pool.get(name)
+        if engine is not None and engine.alive:
+            return engine
+        if engine is not None:
+            await engine.quit()
+        log = None if self.log_dir is None else self.log_dir / f"{_file_safe(name)}-{id(pool)}.log"
+        engine = create_engine(self.engines[name], stderr_log=log)
+        pool[name] = engine
+        await engine.open(self.config.variant)
+        return engine
+
+    async def _play(self, game: PlannedGame, pool: dict[str, EngineClient]) -> tuple[GameRecord, list[Event]]:
+        setup = self.plan.setup_for(game)
+        names = {Color.WHITE: game.white, Color.BLACK: game.black}
+        opened: dict[Color, EngineClient] = {}
+        failures: dict[Color, EngineFault] = {}
+        seen: dict[Color, int] = {}  # faults an engine had before this game
+        for color, name in names.items():
+            try:
+                opened[color] = await self._engine(name, pool)
+            except EngineFault as fault:
+                failures[color] = fault
+                opened[color] = pool[name]
+            seen[color] = 0 if color in failures else len(opened[color].faults)
+        if failures:
+            record = start_failure_record(setup, opened, failures)
+        else:
+            record = await play_game(
+                setup,
+                opened[Color.WHITE],
+                opened[Color.BLACK],
+                white_player=PlayerRecord(name=game.white),
+                black_player=PlayerRecord(name=game.black),
+            )
+        events = []
+        for color, engine in opened.items():
+            new_faults = engine.faults[seen[color] :]
+            for problem in new_faults:
+                events.append(Event(EventKind.FAULT, f"{problem.kind}: {problem}", engine=names[color]))
+            if not self.config.reuse_engines or new_faults or not engine.alive:
+                await engine.quit()
+                pool.pop(names[color], None)
+        return record, events
+
+    def _abandoned(self, game: PlannedGame) -> GameRecord:
+        setup = self.plan.setup_for(game)
+        prepared = setup.prepare()
+        now = datetime.now(UTC)
+        return GameRecord(
+            variant=prepared.variant.id,
+            white=PlayerRecord(name=game.white),
+            black=PlayerRecord(name=game.black),
+            start_fen=prepared.start.fen(),
+            opening=setup.opening,
+            time_control=str(setup.time_control),
+            outcome=GameOutcome.of(
+                Winner.UNFINISHED, Termination.ABANDONED, reason="Unfinished: the run was stopped"
+            ),
+            started_at=now,
+            ended_at=now,
+            tags=dict(setup.tags),
+        )
+
+    def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
+        """For a two-engine match with an SPRT: stop starting games once the test has decided."""
+        if self.sprt is None or self.config.format != "match" or self._decided is not None:
+            return
+        first, second = list(self.engines)
+        games = store.finished_results(tournament_id)
+        if self.config.repeat:
+            result = sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
+        else:
+            wins = sum(1 for g in games if g.fraction_for(first) == 1.0)
+            losses = sum(1 for g in games if g.fraction_for(first) == 0.0)
+            result = sprt_wdl(self.sprt, wins, len(games) - wins - losses, losses)
+        if result.decision.value != "continue":
+            self._decided = result
+            self.observer.message(
+                f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
+                f"[{result.lower_bound:.2f}, {result.upper_bound:.2f}]): no more games are started"
+            )
+            self._draining = True
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "engine"
+
+
+def planned_by_key(plan: TournamentPlan) -> dict[GameKey, PlannedGame]:
+    return {g.key: g for g in plan.schedule.games}
