@@ -77,9 +77,8 @@ class LiveView:
             if outcome.termination in _FORFEITS:
                 self.forfeits += 1
         reason = outcome.reason if outcome else "unfinished"
-        self._say(
-            f"[{self.done}/{self.total}] {game.key} {game.white} - {game.black}: {reason} ({record.plies} plies)"
-        )
+        players = f"{game.white} (White) - {game.black} (Black)"
+        self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({record.plies} plies)")
         self._refresh()
 
     def message(self, text: str) -> None:
