@@ -189,6 +189,8 @@ class HubEngine:
         elif command == "hub":
             self._hello()
         elif command == "init":
+            # Build the variant's move tables now, not in the first search, where the clock runs.
+            Position.start(self.variant).legal_moves()
             self.write("ready")
         elif command == "ping":
             self.write("pong")

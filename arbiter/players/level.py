@@ -103,9 +103,10 @@ def time_budget(level: Level) -> TimeBudget:
     hard: float | None = None
     soft: float | None = None
     if level.move_time is not None:
-        # The arbiter measures from its side of the pipe, so stop a little before S.
-        hard = max(0.0, level.move_time - min(0.05, 0.1 * level.move_time))
-        soft = hard
+        # The arbiter measures from its side of the pipe, and a loaded machine delays both the search's
+        # stop check and the pipe: keep 50 ms back, or half of a very short move time.
+        hard = max(0.0, level.move_time - min(0.05, 0.5 * level.move_time))
+        soft = 0.6 * hard
     if level.time is not None:
         usable = max(0.0, level.time - safety_margin(level.time))
         moves_to_go = level.moves if level.moves else DEFAULT_MOVES_TO_GO

@@ -1,0 +1,28 @@
+"""Tournament files for the runner tests, written into a test's temporary folder."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINES = ROOT / "tests" / "engines"
+
+
+def bundled(name: str, engine: str | None = None, **params: object) -> str:
+    lines = ["[[engines]]", f'name = "{name}"', f'bundled = "{engine or name}"']
+    if params:
+        inner = ", ".join(f"{k} = {v!r}".replace("'", '"') for k, v in params.items())
+        lines.append(f"params = {{ {inner} }}")
+    return "\n".join(lines) + "\n"
+
+
+def program(name: str, script: str, *args: str) -> str:
+    command = ", ".join(f'"{part}"' for part in [sys.executable, str(ENGINES / script), *args])
+    return f'[[engines]]\nname = "{name}"\ncommand = [{command}]\n'
+
+
+def write_tournament(folder: Path, body: str, engines: str, name: str = "test event") -> Path:
+    path = folder / "tournament.toml"
+    path.write_text(f'name = "{name}"\ndatabase = "event.sqlite"\n{body}\n{engines}', encoding="utf-8")
+    return path
