@@ -10,13 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from tournament_files import bundled, write_tournament
+
 from arbiter.notation.movetext import parse_pdn
 from arbiter.rules import Position, get_variant
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
-
-from tournament_files import bundled, write_tournament
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 SLOW = (

@@ -6,14 +6,14 @@ import asyncio
 from collections import Counter
 from pathlib import Path
 
+from tournament_files import bundled, program, write_tournament
+
 from arbiter.referee.record import Termination, Winner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.runner import TournamentRunner
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.standings import standings
-
-from tournament_files import bundled, program, write_tournament
 
 FAST = 'variant = "english"\ntime_control = "depth=3"\nconcurrency = 2\n'
 LIMIT = "[adjudication]\nmax_plies = 160\n"
