@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
@@ -25,6 +26,7 @@ from arbiter.engines import (
     create_engine,
 )
 from arbiter.engines.config import ParamValue
+from arbiter.players import PLAYER_MODULES
 
 T = TypeVar("T")
 
@@ -198,7 +200,28 @@ def check_command(
     raise typer.Exit(code)
 
 
+def _bundled_runner(name: str) -> Callable[[typer.Context], None]:
+    def run_bundled(context: typer.Context) -> None:
+        module = importlib.import_module(PLAYER_MODULES[name])
+        raise typer.Exit(module.main(list(context.args)))
+
+    run_bundled.__doc__ = (
+        f"Run the bundled `{name}` engine, speaking Hub on stdin/stdout "
+        f"(the same as `python -m {PLAYER_MODULES[name]}`; --help lists its options)."
+    )
+    return run_bundled
+
+
 def register(app: typer.Typer) -> None:
-    engine_app = typer.Typer(help="Check engines before a tournament.", no_args_is_help=True)
+    engine_app = typer.Typer(help="Check engines, or run a bundled one.", no_args_is_help=True)
     engine_app.command("check")(check_command)
+    for name in PLAYER_MODULES:
+        engine_app.command(
+            name,
+            context_settings={
+                "allow_extra_args": True,
+                "ignore_unknown_options": True,
+                "help_option_names": [],
+            },
+        )(_bundled_runner(name))
     app.add_typer(engine_app, name="engine")
