@@ -191,18 +191,13 @@ CROWDED = replace(
     hub_name="crowded",
 )
 
-RUSSIAN = Variant(
+RUSSIAN = replace(
+    INTERNATIONAL,
     id="russian",
     title="Russian draughts (shashki)",
     summary="8x8, flying kings, free choice of capture, a man crowned mid-capture goes on as a king",
     geometry=Geometry(8, 8),
-    first_to_move=Color.WHITE,
     rows_of_men=3,
-    man_steps=FORWARD_DIAGONALS,
-    man_captures=DIAGONALS,
-    king_steps=DIAGONALS,
-    king_captures=DIAGONALS,
-    flying_kings=True,
     capture_choice=CaptureChoice.FREE,
     crowning_in_capture=CrowningInCapture.CONTINUES_AS_KING,
     draw_rules=RUSSIAN_DRAWS,
@@ -236,20 +231,14 @@ CANADIAN = replace(
     hub_name="canadian",
 )
 
-ITALIAN = Variant(
+ITALIAN = replace(
+    ENGLISH,
     id="italian",
     title="Italian draughts",
     summary="8x8 turned, short kings, men may not capture kings, four capture priorities",
     geometry=Geometry(8, 8, dark_parity=0),
     first_to_move=Color.WHITE,
-    rows_of_men=3,
-    man_steps=FORWARD_DIAGONALS,
-    man_captures=FORWARD_DIAGONALS,
-    king_steps=DIAGONALS,
-    king_captures=DIAGONALS,
-    flying_kings=False,
     capture_choice=CaptureChoice.MAJORITY,
-    crowning_in_capture=CrowningInCapture.ENDS_MOVE,
     draw_rules=(Repetition(),),
     men_capture_kings=False,
     capture_filter=italian_priorities,
@@ -257,20 +246,15 @@ ITALIAN = Variant(
     hub_name="italian",
 )
 
-POOL = Variant(
+POOL = replace(
+    INTERNATIONAL,
     id="pool",
     title="Pool checkers",
     summary="8x8, flying kings, men capture backward, free choice, crowned only where a capture ends",
     geometry=Geometry(8, 8),
     first_to_move=Color.BLACK,
     rows_of_men=3,
-    man_steps=FORWARD_DIAGONALS,
-    man_captures=DIAGONALS,
-    king_steps=DIAGONALS,
-    king_captures=DIAGONALS,
-    flying_kings=True,
     capture_choice=CaptureChoice.FREE,
-    crowning_in_capture=CrowningInCapture.PASSES_THROUGH,
     draw_rules=(Repetition(), MaterialRule("13-move rule", 26, _three_kings_against_one)),
     pdn_gametype=23,
     hub_name="pool",
@@ -299,20 +283,15 @@ TURKISH = Variant(
     hub_name="turkish",
 )
 
-FRISIAN = Variant(
+FRISIAN = replace(
+    INTERNATIONAL,
     id="frisian",
     title="Frisian draughts",
     summary="10x10, captures in eight directions, the most valuable capture is compulsory, king-move limit",
     geometry=Geometry(10, 10, padding=2),
-    first_to_move=Color.WHITE,
-    rows_of_men=4,
-    man_steps=FORWARD_DIAGONALS,
     man_captures=DIAGONALS + ORTHOGONALS,
-    king_steps=DIAGONALS,
     king_captures=DIAGONALS + ORTHOGONALS,
-    flying_kings=True,
     capture_choice=CaptureChoice.FREE,
-    crowning_in_capture=CrowningInCapture.PASSES_THROUGH,
     draw_rules=(MaterialRule("7-move rule", 14, _two_kings_against_one),),
     capture_filter=frisian_value,
     history_filter=frisian_king_limit,
