@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from arbiter.players.control import SearchControl
 from arbiter.players.evaluation import material_balance, piece_values, plays_to_lose
 from arbiter.players.hub_loop import run_player
-from arbiter.players.player import Decision, InfoSink, ParamSpec, ParamValue, Player, ThinkRequest
-from arbiter.players.random import SEED_PARAM, seeded_rng
+from arbiter.players.random import RandomPlayer
 from arbiter.rules import Color, Move, Position
 
 
@@ -33,21 +31,13 @@ def greedy_choices(position: Position) -> list[Move]:
     return [m for score, m in scored if score == best]
 
 
-class GreedyPlayer(Player):
+class GreedyPlayer(RandomPlayer):
+    """Plays a move that leaves the best material, choosing at random among equals."""
+
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = seeded_rng(seed)
-
-    def params(self) -> list[ParamSpec]:
-        return [SEED_PARAM]
-
-    def set_param(self, name: str, value: ParamValue) -> None:
-        if name == "seed" and isinstance(value, int):
-            self.rng = seeded_rng(value)
-
-    def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
-        return Decision(self.rng.choice(greedy_choices(request.position)))
+    def candidates(self, position: Position) -> list[Move]:
+        return greedy_choices(position)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import sys
 from arbiter.players.control import SearchControl
 from arbiter.players.hub_loop import run_player
 from arbiter.players.player import Decision, InfoSink, ParamSpec, ParamValue, Player, ThinkRequest
+from arbiter.rules import Move, Position
 
 SEED_PARAM = ParamSpec(
     "seed", "int", 0, minimum=0, maximum=2**31 - 1, help="0 seeds from the system; any other value repeats"
@@ -36,8 +37,12 @@ class RandomPlayer(Player):
         if name == "seed" and isinstance(value, int):
             self.rng = seeded_rng(value)
 
+    def candidates(self, position: Position) -> list[Move]:
+        """The moves to choose among, uniformly: every legal move."""
+        return position.legal_moves()
+
     def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
-        return Decision(self.rng.choice(request.position.legal_moves()))
+        return Decision(self.rng.choice(self.candidates(request.position)))
 
 
 def main(argv: list[str] | None = None) -> int:
