@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from arbiter.commands.live_view import LiveView
-from arbiter.commands.standings import crosstable_table, standings_table
+from arbiter.commands.standings import crosstable_table, ratings_table, standings_table
 from arbiter.engines import EngineConfig
 from arbiter.store import StoreError, TournamentStore
 from arbiter.tournament.config import (
@@ -194,6 +194,9 @@ def _print_summary(
     result = store.standings(summary.tournament_id)
     console.print(standings_table(result))
     console.print(crosstable_table(result))
+    ratings = ratings_table(result.players, store.finished_results(summary.tournament_id))
+    if ratings is not None:
+        console.print(ratings)
     state = "stopped" if summary.stopped else "finished"
     console.print(
         f"{state}: {summary.finished}/{summary.planned} games in {store.path}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -10,8 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
-from arbiter.tournament.scoring import scheme_named
+from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally
+from arbiter.tournament.stats import elo_for, elo_from_pentanomial, pentanomial
 
 
 def standings_command(
@@ -41,6 +44,7 @@ def standings_command(
                 return
             info = store.find_tournament(tournament)
             result = store.standings(info.id, scheme)
+            ratings = ratings_table(result.players, store.finished_results(info.id))
             others = len(store.tournaments()) - 1
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -52,6 +56,8 @@ def standings_command(
         )
     console.print(standings_table(result))
     console.print(crosstable_table(result))
+    if ratings is not None:
+        console.print(ratings)
 
 
 _UNLIMITED_WIDTH = 1000
@@ -141,6 +147,53 @@ def crosstable_table(result: TournamentStandings) -> Table:
                 row.append(points if even else f"{points}/{cell.record.games}")
         table.add_row(str(number), escape(player), *row)
     return table
+
+
+def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]) -> Table | None:
+    """Elo differences with 95% intervals and LOS; for game pairs, the pentanomial counts and their Elo.
+
+    For two players the figures are the first player's against the second; for more, each player's
+    against the field.
+    """
+    players = list(players_in_order)
+    if len(players) < 2 or not games:
+        return None
+    duel = len(players) == 2
+    table = Table(
+        title="Ratings" + (f" ({players[0]} against {players[1]})" if duel else " (against the field)")
+    )
+    for name in ("Player", "Games", "Elo", "95% interval", "LOS", "Pairs LL-LD-WL/DD-WD-WW", "Elo (pairs)"):
+        table.add_column(name, justify="left" if name == "Player" else "right", no_wrap=True)
+    for player in players[:1] if duel else players:
+        opponent = players[1] if duel else None
+        estimate = elo_for(games, player, opponent)
+        if estimate is None:
+            continue
+        paired = pentanomial(games, player, opponent).counts
+        pairs_text, pairs_elo = "-", "-"
+        if paired.pairs:
+            pairs_text = "-".join(str(n) for n in (paired.ll, paired.ld)) + f"-{paired.wl}/{paired.dd}-"
+            pairs_text += "-".join(str(n) for n in (paired.wd, paired.ww))
+            by_pairs = elo_from_pentanomial(paired)
+            margin = f" ± {by_pairs.margin:.1f}" if math.isfinite(by_pairs.margin) else ""
+            pairs_elo = _elo(by_pairs.elo) + margin
+        table.add_row(
+            escape(player),
+            str(estimate.count),
+            _elo(estimate.elo),
+            f"[{_elo(estimate.lower)}, {_elo(estimate.upper)}]",
+            f"{estimate.los:.1%}",
+            pairs_text,
+            pairs_elo,
+        )
+    return table
+
+
+def _elo(value: float) -> str:
+    """An Elo figure; a perfect or null score gives an infinite difference, shown as such."""
+    if math.isfinite(value):
+        return f"{value:+.1f}"
+    return "+∞" if value > 0 else "-∞"
 
 
 def tournament_list(infos: list[TournamentInfo]) -> Table:

@@ -136,6 +136,7 @@ def test_match_command_with_sprt_stops_when_decided(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "SPRT: H1" in result.stdout
+    assert "Ratings (alphabeta against random)" in result.stdout
     assert 0 < finished_games(database) < 80
 
 
