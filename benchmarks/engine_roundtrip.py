@@ -19,14 +19,10 @@ import platform
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from arbiter.engines import Depth, EngineConfig, HubEngine, Timeouts
 
-DEFAULT_ENGINE = [
-    sys.executable,
-    str(Path(__file__).resolve().parents[1] / "tests" / "engines" / "instant_hub.py"),
-]
+DEFAULT_ENGINE = [sys.executable, "-m", "arbiter.players.random"]  # the bundled `random` engine
 ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 
 
