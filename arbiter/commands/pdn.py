@@ -1,12 +1,19 @@
-"""`arbiter pdn check FILE...`: replay every game of PDN files through the rules core, report faults.
+"""`arbiter pdn check|export|import`: PDN files checked, written from a database, read into one.
 
-Each fault is one line: `file:line:column: game N (tags), ply P: kind: reason`. Each file ends with a
-summary line, and a last line sums up every file. The exit status is 1 when any game has a fault
-(a game of a variant not supported yet counts: it could not be checked), 2 when a file cannot be read.
+`check FILE...` replays every game through the rules core. Each fault is one line: `file:line:column:
+game N (tags), ply P: kind: reason`. Each file ends with a summary line, and a last line sums up every
+file. The exit status is 1 when any game has a fault (a game of a variant not supported yet counts: it
+could not be checked), 2 when a file cannot be read.
+
+`export DB` writes every game of a tournament as PDN (to standard output, or `--out FILE`); `import
+FILE --db DB` stores every readable game of a PDN file as an imported tournament, reporting each game
+it skips, and exits 1 when it skipped any.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +22,11 @@ import typer
 
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
+from arbiter.notation.pdn_store import ImportRefused, export_tournament, import_pdn
+from arbiter.notation.pdn_writer import format_game
+from arbiter.report.files import write_atomic
 from arbiter.rules import UnknownVariantError, get_variant
+from arbiter.store import StoreError, TournamentStore
 
 pdn_app = typer.Typer(help="Read, check and write PDN game files.", no_args_is_help=True)
 
@@ -98,12 +109,7 @@ def check_command(
     notes: bool = typer.Option(False, "--notes", help="Also show notes: guessed variants, result oddities."),
 ) -> None:
     """Replay every game of the FILES and report each fault; exit 1 if there is any."""
-    if variant is not None:
-        try:
-            get_variant(variant)
-        except UnknownVariantError as exc:
-            typer.echo(f"error: --variant: {exc}", err=True)
-            raise typer.Exit(2) from None
+    _check_variant(variant)
     options = ReadOptions(variations=variations, default_variant=variant)
     total = CheckTally()
     unreadable = 0
@@ -121,7 +127,93 @@ def check_command(
         raise typer.Exit(1)
 
 
+def _check_variant(variant: str | None) -> None:
+    if variant is not None:
+        try:
+            get_variant(variant)
+        except UnknownVariantError as exc:
+            typer.echo(f"error: --variant: {exc}", err=True)
+            raise typer.Exit(2) from None
+
+
+def export_command(
+    database: Path = typer.Argument(..., help="The tournament database (SQLite file)."),
+    tournament: str | None = typer.Option(
+        None, "--tournament", "-t", help="Tournament id or name (default: the latest in the database)."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", "-o", help="Write the PDN to this file instead of standard output."
+    ),
+) -> None:
+    """Write every stored game of a tournament as PDN; unfinished games have the result `*`."""
+    try:
+        with TournamentStore.open(database, create=False) as store:
+            exported = export_tournament(store, tournament)
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    text = "".join(format_game(game) for game in exported.games)
+    if out is None:
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            # The reader stopped early (`| head`): say nothing more on a pipe nobody reads.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(1) from None
+    else:
+        try:
+            write_atomic(out, text)
+        except OSError as exc:
+            typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
+            raise typer.Exit(2) from None
+    for problem in exported.problems:
+        typer.echo(f"warning: {problem}; the moves from there are written as stored", err=True)
+    info = exported.tournament
+    where = f" to {out}" if out is not None else ""
+    typer.echo(
+        f"exported {len(exported.games)} game(s) of tournament {info.name!r} (#{info.id}){where}", err=True
+    )
+    if exported.problems:
+        raise typer.Exit(1)
+
+
+def import_command(
+    file: Path = typer.Argument(..., help="The PDN file to import."),
+    database: Path = typer.Option(..., "--db", help="The tournament database (created if missing)."),
+    name: str | None = typer.Option(
+        None, "--name", "-n", help="The imported tournament's name (default: the file's name)."
+    ),
+    variant: str | None = typer.Option(
+        None, "--variant", "-v", help="Variant of games without a GameType tag (default: guess it)."
+    ),
+) -> None:
+    """Store every readable game of FILE in the database as a tournament of format `imported`.
+
+    Games with faults are skipped and listed; the others are stored. Importing the same file again
+    stores nothing twice. The exit status is 1 when any game was skipped, 2 when nothing could be done.
+    """
+    _check_variant(variant)
+    if not file.is_file():
+        # Before the database is opened, so that a mistyped file name creates no empty database.
+        typer.echo(f"error: {file}: no such PDN file", err=True)
+        raise typer.Exit(2)
+    try:
+        with TournamentStore.open(database) as store:
+            report = import_pdn(store, file, name, ReadOptions(default_variant=variant))
+    except (PdnError, StoreError, ImportRefused) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in report.skipped:
+        typer.echo(line)
+    typer.echo(report.summary())
+    if report.skipped_games:
+        raise typer.Exit(1)
+
+
 pdn_app.command("check")(check_command)
+pdn_app.command("export")(export_command)
+pdn_app.command("import")(import_command)
 
 
 def register(app: typer.Typer) -> None:

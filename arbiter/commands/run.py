@@ -40,6 +40,11 @@ def run_command(
         None, "--report", help="Write the HTML site here and refresh it after every game."
     ),
     concurrency: int | None = typer.Option(None, "--concurrency", "-c", min=1, help="Games at a time."),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786); docs/distributed.md.",
+    ),
 ) -> None:
     """Play a whole event. Run it again on the same database to continue where it stopped."""
     try:
@@ -54,6 +59,8 @@ def run_command(
         updates["report"] = report
     if concurrency is not None:
         updates["concurrency"] = concurrency
+    if scheduler is not None:
+        updates["scheduler"] = scheduler
     _execute(config.model_copy(update=updates), engines, None)
 
 
@@ -82,6 +89,9 @@ def match_command(
     sprt: str | None = typer.Option(
         None, "--sprt", help="Stop when decided: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'."
     ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786)."
+    ),
 ) -> None:
     """Play a two-engine match, with the flags engine testers know from cutechess-cli and fastchess."""
     entries = [_engine_entry(first, "A"), _engine_entry(second, "B")]
@@ -103,6 +113,7 @@ def match_command(
             database=database,
             report=report,
             adjudication=Adjudication(max_plies=max_plies),
+            scheduler=scheduler,
             engines=[EngineEntry.model_validate(e) for e in entries],
         )
         engines = [
@@ -145,6 +156,14 @@ def _parse_sprt(text: str) -> SprtSettings:
 
 def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSettings | None) -> None:
     console = Console()
+    if config.scheduler is not None:
+        from arbiter.distributed import DistributedMissingError, require_distributed
+
+        try:
+            require_distributed()
+        except DistributedMissingError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
     report_dir = config.report
     try:
         store = TournamentStore.open(config.database, create=True)
@@ -165,7 +184,7 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
         try:
             view.attach(runner.open_tournament(store))
             with view:
-                summary = asyncio.run(runner.run(store))
+                summary = asyncio.run(_play(runner, store, config.scheduler))
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -176,13 +195,26 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
         raise typer.Exit(130)
 
 
+async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str | None) -> RunSummary:
+    """The run itself: here, or with the games played on a Dask cluster's workers."""
+    if scheduler is None:
+        return await runner.run(store)
+    from arbiter.distributed.coordinator import run_on_cluster
+
+    return await run_on_cluster(runner, store, scheduler)
+
+
 def _report_refresher(store: TournamentStore, out: Path) -> Callable[[int], None]:
-    """Rebuild the HTML site from the database; cheap enough to do after every game."""
+    """Rebuild the HTML site from the database (incrementally: only changed pages are written).
+
+    It runs in a thread beside the event loop, so it opens its own connection to the database.
+    """
     from arbiter.report.from_store import load_event
     from arbiter.report.site import build_site
 
     def refresh(tournament_id: int) -> None:
-        event = load_event(store, tournament_id)
+        with TournamentStore.open(store.path, create=False) as reader:
+            event = load_event(reader, tournament_id)
         build_site(out, event.event, event.games)
 
     return refresh

@@ -88,6 +88,8 @@ class Termination(StrEnum):
     START_FAILURE = "start_failure"
     ABANDONED = "abandoned"
     """The game was stopped (by the user, or the run ended) before a result."""
+    AS_RECORDED = "as_recorded"
+    """An imported game whose source gives the result but not why (a PDN file's Result tag)."""
 
     def phrase(self, rule: str | None = None) -> str:
         """The reason in a few words, e.g. ``loss on time`` or ``move-count rule (40-move)``."""
@@ -114,6 +116,7 @@ _PHRASES: dict[Termination, str] = {
     Termination.NO_ANSWER: "engine stopped answering",
     Termination.START_FAILURE: "engine failed to start",
     Termination.ABANDONED: "game abandoned",
+    Termination.AS_RECORDED: "result as recorded",
 }
 
 _ONLY_DRAWN = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import tomllib
@@ -91,6 +92,9 @@ class TournamentConfig(BaseModel):
     database: Path = Path("tournament.sqlite")
     report: Path | None = None
     engines_file: Path | None = None
+    scheduler: str | None = Field(
+        None, description="a Dask scheduler (tcp://host:8786) whose workers play the games"
+    )
     adjudication: Adjudication = Field(default_factory=Adjudication)
     engines: list[EngineEntry] = Field(min_length=2)
 
@@ -169,7 +173,8 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
 
 
 def _relative(base: Path, value: Path) -> Path:
-    return value if value.is_absolute() else base / value
+    """A path from the tournament file's folder, tidied (``data/../x`` is ``x``)."""
+    return value if value.is_absolute() else Path(os.path.normpath(base / value))
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:

@@ -4,6 +4,9 @@ Every finished game is written to the store in one transaction as soon as it end
 with Ctrl-C, or killed outright, loses nothing that had finished; ``run`` on the same database plays
 only the games still missing. Engines are kept running between games (``new-game``) unless the
 tournament says otherwise, and an engine that crashed or misbehaved is started afresh for its next game.
+
+With a ``RemoteGames`` (see ``arbiter.distributed``) the games are played elsewhere instead: this
+process keeps the schedule, the store, the live view and the SPRT, and only the playing moves away.
 """
 
 from __future__ import annotations
@@ -28,8 +31,17 @@ from arbiter.engines import (
 from arbiter.referee.game import play_game
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.referee.session import start_failure_record
+from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
-from arbiter.store import Event, EventKind, PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.store import (
+    Event,
+    EventKind,
+    GameAlreadyRecordedError,
+    PlayerEntry,
+    StoreError,
+    TournamentStatus,
+    TournamentStore,
+)
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
@@ -82,6 +94,22 @@ class RunSummary:
 AfterGame = Callable[[int], None]
 
 
+class RemoteGames(Protocol):
+    """Plays the runner's games somewhere else than in this process (on a cluster's workers)."""
+
+    async def preflight(self, runner: TournamentRunner, store: TournamentStore, tournament_id: int) -> None:
+        """Check, before any game, that the games can be played there; raise ``RunError`` if not."""
+        ...
+
+    def capacity(self) -> int:
+        """How many games can be played at once."""
+        ...
+
+    async def play(self, game: PlannedGame, setup: GameSetup) -> tuple[GameRecord, list[Event]]:
+        """Play one game and return its record and events; raise ``RunError`` when the run must stop."""
+        ...
+
+
 class TournamentRunner:
     def __init__(
         self,
@@ -92,6 +120,7 @@ class TournamentRunner:
         sprt: SprtSettings | None = None,
         after_game: AfterGame | None = None,
         log_dir: Path | None = None,
+        remote: RemoteGames | None = None,
     ) -> None:
         self.config = config
         self.engines = {e.name: e for e in engines}
@@ -100,8 +129,11 @@ class TournamentRunner:
         self.sprt = sprt
         self.after_game = after_game
         self.log_dir = log_dir
+        self.remote = remote
         self._stop = asyncio.Event()  # Ctrl-C: abandon running games
         self._draining = False  # an SPRT decided: start no more games, finish the running ones
+        self._refresh_task: asyncio.Task[None] | None = None
+        self._refresh_wanted = False
         self._decided: SprtResult | None = None
 
     # ------------------------------------------------------------------ set-up
@@ -109,8 +141,8 @@ class TournamentRunner:
     def open_tournament(self, store: TournamentStore) -> int:
         """The tournament's id in the store: the existing one of this name (resume) or a new one."""
         config_json = self.config.model_dump_json()
-        # Where files live may differ between runs (another working directory); the event may not.
-        where = {"database", "report", "engines_file"}
+        # Where files live, and which cluster plays, may differ between runs; the event may not.
+        where = {"database", "report", "engines_file", "scheduler"}
         wanted = {k: v for k, v in self.config.model_dump(mode="json").items() if k not in where}
         for info in reversed(store.tournaments()):
             if info.name != self.config.name:
@@ -168,7 +200,10 @@ class TournamentRunner:
         if not pending:
             store.set_status(tournament_id, TournamentStatus.FINISHED)
             return summary
-        await self.preflight(store, tournament_id)
+        if self.remote is None:
+            await self.preflight(store, tournament_id)
+        else:
+            await self.remote.preflight(self, store, tournament_id)
         store.set_status(tournament_id, TournamentStatus.RUNNING)
         self._check_sprt(store, tournament_id)
         loop = asyncio.get_running_loop()
@@ -178,12 +213,21 @@ class TournamentRunner:
         queue: asyncio.Queue[PlannedGame] = asyncio.Queue()
         for game in pending:
             queue.put_nowait(game)
+        seats = self.config.concurrency if self.remote is None else self.remote.capacity()
         slots = [
             asyncio.create_task(self._slot(store, tournament_id, queue, summary))
-            for _ in range(min(self.config.concurrency, len(pending)))
+            for _ in range(max(1, min(seats, len(pending))))
         ]
         try:
             await asyncio.gather(*slots)
+        except Exception:
+            # One seat failed (say a remote worker could not start an engine): stop the others, whose
+            # running games are kept as abandoned and played again on resume, and leave the event stopped.
+            self._stop.set()
+            await asyncio.gather(*slots, return_exceptions=True)
+            with contextlib.suppress(StoreError):
+                store.set_status(tournament_id, TournamentStatus.STOPPED)
+            raise
         finally:
             if handle_signals:
                 for sig in (signal.SIGINT, signal.SIGTERM):
@@ -194,6 +238,27 @@ class TournamentRunner:
         complete = summary.finished == len(games) or self._decided is not None
         store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
         return summary
+
+    def _after_game(self, tournament_id: int) -> None:
+        """Run the after-game hook (the report) in a thread, one at a time, never in the engines' way.
+
+        The event loop reads the engines' answers and times them, so nothing slow may run on it. When
+        games end while a refresh is running, one more refresh follows it.
+        """
+        if self.after_game is None:
+            return
+        self._refresh_wanted = True
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.create_task(self._refresh(tournament_id))
+
+    async def _refresh(self, tournament_id: int) -> None:
+        assert self.after_game is not None
+        while self._refresh_wanted:
+            self._refresh_wanted = False
+            try:
+                await asyncio.to_thread(self.after_game, tournament_id)
+            except Exception as exc:  # a report that fails must not stop the event
+                self.observer.message(f"report not refreshed: {exc}")
 
     def request_stop(self) -> None:
         """Stop cleanly: running games are abandoned and recorded as unfinished, engines are ended."""
@@ -214,7 +279,11 @@ class TournamentRunner:
             while not self._stop.is_set() and not self._draining and not queue.empty():
                 game = queue.get_nowait()
                 self.observer.game_started(game)
-                play = asyncio.create_task(self._play(game, pool))
+                play = asyncio.create_task(
+                    self._play(game, pool)
+                    if self.remote is None
+                    else self.remote.play(game, self.plan.setup_for(game))
+                )
                 stopper = asyncio.create_task(self._stop.wait())
                 finished, _ = await asyncio.wait({play, stopper}, return_when=asyncio.FIRST_COMPLETED)
                 stopper.cancel()
@@ -232,12 +301,22 @@ class TournamentRunner:
                     for engine in pool.values():
                         await engine.quit()
                     pool.clear()
-                store.record_game(tournament_id, game, record, events)
+                try:
+                    store.record_game(tournament_id, game, record, events)
+                except GameAlreadyRecordedError:
+                    # Another run stored this game first (a second coordinator on the same database):
+                    # its copy is kept, and this one dropped, so no game counts twice.
+                    stored = store.game(tournament_id, game.key)
+                    self.observer.message(f"game {game.key} was already stored; the stored game is kept")
+                    if stored is None:
+                        raise
+                    record = stored.record
+                    self.observer.game_finished(game, record)
+                    continue
                 if record.outcome is not None and record.outcome.winner is not Winner.UNFINISHED:
                     summary.played_now += 1
                 self.observer.game_finished(game, record)
-                if self.after_game is not None:
-                    self.after_game(tournament_id)
+                self._after_game(tournament_id)
                 self._check_sprt(store, tournament_id)
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)

@@ -23,7 +23,7 @@ def test_sample_tournament_loads_with_bundled_engines() -> None:
     assert [e.name for e in engines] == ["random", "greedy", "alphabeta"]
     assert engines[2].command == [sys.executable, "-m", "arbiter.players.alphabeta"]
     assert config.variant == "english"
-    assert config.database == ROOT / "data" / ".." / "sample.sqlite"
+    assert config.database == ROOT / "sample.sqlite"
 
 
 def test_engines_can_come_from_a_shared_engines_file(tmp_path: Path) -> None:

@@ -1,0 +1,540 @@
+"""PDN games in and out of the tournament store.
+
+Out: a stored `GameRecord` becomes a `PdnGame` for the PDN writer (`record_pdn_game`): the record's own
+tags, the players, the result (`*` for a game without one), the time control, why the game ended,
+each move's clock and, where the engine said, its score and depth with the move's time (``{+0.25/7
+0.42s}``, as engine testers write them). `export_tournament` does it for every game of a tournament.
+
+In: `import_pdn` replays every game of a PDN file and stores each readable one as a game of an
+"imported" tournament named after the file, under the key ``r<N>-b1-g1`` where N is the game's place
+in the file. Importing the same file again stores nothing twice. A game whose file gives a result
+without a reason that the board shows is stored as ended by resignation (a win) or agreement (a draw),
+and its reason says the result is as given in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from arbiter.notation.fen import FenError
+from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub, parse_pdn
+from arbiter.notation.pdn import PdnReader, ReadOptions
+from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
+from arbiter.notation.pdn_variant import tag_value
+from arbiter.referee.record import (
+    GameOutcome,
+    GameRecord,
+    MoveRecord,
+    PlayerRecord,
+    Side,
+    Termination,
+    Winner,
+    allowed_winners,
+    winner_from_pdn,
+)
+from arbiter.rules import Color, EndReason, Game, Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.store import (
+    Event,
+    EventKind,
+    PlayerEntry,
+    StoredGame,
+    TournamentInfo,
+    TournamentStatus,
+    TournamentStore,
+)
+from arbiter.tournament.schedule import GameKey, PlannedGame
+
+IMPORTED_FORMAT = "imported"
+
+# --- records to PDN -----------------------------------------------------------------------------------
+
+
+def _variant(variant_id: str) -> Variant | None:
+    try:
+        return get_variant(variant_id)
+    except UnknownVariantError:
+        return None
+
+
+def pdn_result(record: GameRecord) -> str:
+    """The PDN result of the record: the variant's first mover's score first, so ``1-0`` is a win for
+    Black in English draughts and for White in international draughts (written ``2-0`` there)."""
+    winner = record.winner
+    if winner is Winner.UNFINISHED:
+        return "*"
+    colour = Side(winner.value).color if winner.decisive else None
+    variant = _variant(record.variant)
+    if variant is None:
+        return {Color.WHITE: "1-0", Color.BLACK: "0-1", None: "1/2-1/2"}[colour]
+    return result_text(variant, colour)
+
+
+@dataclass(frozen=True)
+class RecordMoves:
+    """The legal moves of a record, replayed from its start; `fault` says why the replay stopped early."""
+
+    moves: tuple[Move, ...]
+    fault: str | None = None
+
+
+def record_moves(record: GameRecord) -> RecordMoves:
+    """Replay the record's moves (by their Hub text, which names every captured piece, else their PDN)."""
+    variant = _variant(record.variant)
+    if variant is None:
+        return RecordMoves((), f"the variant {record.variant!r} is not known to this version")
+    try:
+        position = Position.from_fen(variant, record.start_fen)
+    except (FenError, ValueError) as error:
+        return RecordMoves((), f"start position {record.start_fen!r}: {error}")
+    moves: list[Move] = []
+    for stored in record.moves:
+        try:
+            move = parse_hub(position, stored.hub)
+        except MoveTextError:
+            try:
+                move = parse_pdn(position, stored.text)
+            except MoveTextError as error:
+                return RecordMoves(tuple(moves), f"ply {stored.ply} ({stored.text}) does not replay: {error}")
+        moves.append(move)
+        position = position.play(move)
+    return RecordMoves(tuple(moves))
+
+
+def _score(value: float) -> str:
+    return f"{int(value):+d}" if value == int(value) else f"{value:+.2f}"
+
+
+def engine_comment(move: MoveRecord) -> tuple[str, ...]:
+    """The engine's score and depth and the move's time, as one comment (none when nothing is known)."""
+    info = move.info
+    parts = []
+    if info is not None and info.score is not None:
+        score = _score(info.score)
+        parts.append(f"{score}/{info.depth}" if info.depth is not None else score)
+    elif info is not None and info.depth is not None:
+        parts.append(f"d{info.depth}")
+    if move.elapsed is not None:
+        parts.append(f"{move.elapsed:.2f}s")
+    return (" ".join(parts),) if parts else ()
+
+
+def record_tags(
+    record: GameRecord,
+    result: str,
+    tags: Mapping[str, str] | None = None,
+    defaults: Mapping[str, str] | None = None,
+    imported: bool = False,
+) -> dict[str, str]:
+    """The PDN tags of a record: `defaults` where the record has no such tag, then the record's own
+    tags, then what the record says (players, result, time control, termination, opening), then `tags`.
+    A Date or Termination tag the record keeps is written as it is. An `imported` record's tags are
+    its file's: no Date or Termination is added that the file did not give."""
+    out = dict(defaults or {})
+    out.update(record.tags)
+    own = {name.lower() for name in record.tags}
+    if "date" not in own and not imported:
+        out["Date"] = record.started_at.strftime("%Y.%m.%d")
+    out["White"] = record.white.name
+    out["Black"] = record.black.name
+    out["Result"] = result
+    if record.time_control.strip("? "):
+        out["TimeControl"] = record.time_control
+    if "termination" not in own and not imported:
+        outcome = record.outcome
+        out["Termination"] = (
+            outcome.termination.phrase(outcome.rule) if outcome is not None else "unterminated"
+        )
+    if record.opening is not None and record.opening.name:
+        out["Opening"] = record.opening.name
+    out.update(tags or {})
+    return out
+
+
+def record_pdn_game(
+    record: GameRecord,
+    *,
+    moves: Sequence[Move] | None = None,
+    tags: Mapping[str, str] | None = None,
+    defaults: Mapping[str, str] | None = None,
+    imported: bool = False,
+) -> PdnGame:
+    """The record as a `PdnGame` for the writer (`tags`, `defaults`, `imported`: see `record_tags`).
+    `moves` are the record's moves already replayed (see `record_moves`); moves after the first one
+    that does not replay are kept as their stored text."""
+    played = record_moves(record).moves if moves is None else tuple(moves)
+    result = pdn_result(record)
+    pdn_moves = tuple(
+        PdnMove(text=stored.text, move=move, comments=engine_comment(stored), clock=stored.clock)
+        for stored, move in zip(record.moves, played, strict=False)
+    )
+    return PdnGame(
+        tags=record_tags(record, result, tags, defaults, imported),
+        variant_id=record.variant,
+        start_fen=record.start_fen,
+        moves=pdn_moves,
+        result=result,
+        rest=tuple(stored.text for stored in record.moves[len(pdn_moves) :]),
+    )
+
+
+@dataclass(frozen=True)
+class ExportedTournament:
+    """A tournament's games as PDN, in schedule order; `problems` names games whose moves stop
+    replaying (their remaining moves are written as stored)."""
+
+    tournament: TournamentInfo
+    games: list[PdnGame]
+    problems: list[str]
+
+
+def stored_pdn_game(info: TournamentInfo, stored: StoredGame) -> tuple[PdnGame, str | None]:
+    """One stored game as PDN, with the reason its moves stop replaying if they do."""
+    replayed = record_moves(stored.record)
+    imported = info.format == IMPORTED_FORMAT
+    # An imported game is written with its file's tags only (its key's round counts games in the file).
+    defaults = {} if imported else {"Event": info.name, "Round": str(stored.key.round)}
+    game = record_pdn_game(stored.record, moves=replayed.moves, defaults=defaults, imported=imported)
+    return game, replayed.fault
+
+
+def export_tournament(store: TournamentStore, reference: str | int | None = None) -> ExportedTournament:
+    """Every stored game of the tournament `reference` (id or name; the latest when None) as PDN."""
+    info = store.find_tournament(reference)
+    games: list[PdnGame] = []
+    problems: list[str] = []
+    for stored in store.games(info.id):
+        game, fault = stored_pdn_game(info, stored)
+        games.append(game)
+        if fault is not None:
+            problems.append(f"{store.path}: tournament {info.name!r}, game {stored.key}: {fault}")
+    return ExportedTournament(info, games, problems)
+
+
+# --- PDN to records -----------------------------------------------------------------------------------
+
+
+class ImportFault(ValueError):
+    """A game that replays but cannot be stored as it is (its result does not fit its last position)."""
+
+
+class ImportRefused(ValueError):
+    """An import that cannot start: the tournament name is taken by a tournament not imported."""
+
+
+_KEPT_OUT = {"white", "black", "result", "gametype", "fen", "setup", "plycount", "timecontrol", "variant"}
+_WINNER_WORDS = {Winner.WHITE: "White wins", Winner.BLACK: "Black wins", Winner.DRAW: "Draw"}
+_BOARD_ENDS = {
+    EndReason.NO_PIECES: Termination.NO_PIECES,
+    EndReason.NO_LEGAL_MOVES: Termination.NO_LEGAL_MOVES,
+    EndReason.REPETITION: Termination.REPETITION,
+    EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
+}
+# Words of a Termination tag, and the termination they name (used when the result allows it).
+_TERMINATION_WORDS = (
+    ("time", (Termination.TIME_FORFEIT,)),
+    ("resign", (Termination.RESIGNATION,)),
+    ("agree", (Termination.AGREEMENT,)),
+    ("repetition", (Termination.REPETITION,)),
+    ("adjudicat", (Termination.ADJUDICATION_WIN, Termination.ADJUDICATION_DRAW)),
+)
+_DATE_FORMS = (
+    re.compile(r"^(?P<y>\d{4})[.\-/](?P<m>\d{1,2})[.\-/](?P<d>\d{1,2})$"),
+    re.compile(r"^(?P<d>\d{1,2})[.\-/](?P<m>\d{1,2})[.\-/](?P<y>\d{4})$"),
+)
+
+
+def player_names(game: PdnGame) -> tuple[str, str]:
+    """White's and Black's names from the tags. A missing name (no tag, empty, or ``?``) becomes
+    ``? (White)`` or ``? (Black)``; two equal names get their colour added, as a game needs two players."""
+    names = []
+    for colour in ("White", "Black"):
+        value = " ".join((tag_value(game.tags, colour) or "").split())
+        names.append(value if value.strip("?") else f"? ({colour})")
+    white, black = names
+    if white == black:
+        white, black = f"{white} (White)", f"{black} (Black)"
+    return white, black
+
+
+def game_date(game: PdnGame) -> datetime | None:
+    """The day of the Date tag (``1996.01.13``, ``1996-01-13`` or ``13-01-1996``) when fully known."""
+    text = (tag_value(game.tags, "Date") or "").strip()
+    for form in _DATE_FORMS:
+        found = form.match(text)
+        if found:
+            try:
+                return datetime(int(found["y"]), int(found["m"]), int(found["d"]), tzinfo=UTC)
+            except ValueError:
+                return None
+    return None
+
+
+def _given_outcome(game: PdnGame, winner: Winner, source: str) -> GameOutcome:
+    """The outcome of a result the file gives but the board does not decide: the termination the
+    Termination tag names, else resignation for a win and agreement for a draw."""
+    stated = " ".join((tag_value(game.tags, "Termination") or "").split())
+    where = f"as given in {source}, game {game.number}"
+    if winner is Winner.UNFINISHED:
+        return GameOutcome.of(winner, Termination.ABANDONED, reason=f"Unfinished: no result ({where})")
+    if stated:
+        lowered = stated.lower()
+        for word, candidates in _TERMINATION_WORDS:
+            if word in lowered:
+                for termination in candidates:
+                    if winner in allowed_winners(termination):
+                        reason = f"{_WINNER_WORDS[winner]}: {stated} ({where})"
+                        return GameOutcome.of(winner, termination, reason=reason)
+    termination = Termination.AS_RECORDED
+    why = f"{stated} ({where})" if stated else f"result {where}, no reason stated"
+    return GameOutcome.of(winner, termination, reason=f"{_WINNER_WORDS[winner]}: {why}")
+
+
+def _outcome(game: PdnGame, variant: Variant, start: Position, source: str) -> GameOutcome:
+    """How the game ended: from the last position where the rules decide it, else as the file says."""
+    try:
+        winner = winner_from_pdn(game.result, variant.first_to_move)
+    except ValueError:
+        raise ImportFault(
+            f"the result {game.result!r} cannot be stored: a game has one winner, a draw, or no result"
+        ) from None
+    rules = Game(variant, start)
+    for ply, pdn_move in enumerate(game.moves, start=1):
+        if rules.end is not None:
+            break  # a draw rule was reached and the players played on: the rules do not decide
+        try:
+            rules.play(pdn_move.move)
+        except ValueError as error:
+            raise ImportFault(f"ply {ply}: {error}") from None
+    end = rules.end if rules.ply == len(game.moves) else None
+    if end is None or winner is Winner.UNFINISHED:
+        return _given_outcome(game, winner, source)
+    termination = _BOARD_ENDS[end.reason]
+    if end.winner is not None:
+        if winner is not Winner.side(end.winner):
+            raise ImportFault(f"the result {game.result} does not fit the last position: {end.describe()}")
+        return GameOutcome.of(winner, termination)
+    if winner is Winner.DRAW:
+        rule = end.rule if termination is Termination.MOVE_COUNT_RULE else None
+        return GameOutcome.of(winner, termination, rule=rule)
+    return _given_outcome(game, winner, source)
+
+
+def pdn_game_record(game: PdnGame, source: str, imported_at: datetime) -> GameRecord:
+    """A game record from a PDN game that replayed without fault. `source` names the file in reasons;
+    the game starts at its Date when the tag gives a whole day, else at `imported_at`."""
+    variant = game.variant
+    if variant is None:
+        raise ImportFault(f"the variant {game.variant_id or '?'} is not supported")
+    start = game.start_position()
+    outcome = _outcome(game, variant, start, source)
+    position = start
+    moves: list[MoveRecord] = []
+    for ply, pdn_move in enumerate(game.moves, start=1):
+        move = pdn_move.move
+        moves.append(
+            MoveRecord(
+                ply=ply,
+                side=Side.of(position.turn),
+                text=format_pdn(position, move),
+                hub=format_hub(move),
+                clock=pdn_move.clock,
+            )
+        )
+        position = position.play(move)
+    white, black = player_names(game)
+    time_control = " ".join((tag_value(game.tags, "TimeControl") or "").split()) or "?"
+    return GameRecord(
+        variant=variant.id,
+        white=PlayerRecord(name=white),
+        black=PlayerRecord(name=black),
+        start_fen=start.fen(),
+        time_control=time_control,
+        moves=moves,
+        outcome=outcome,
+        started_at=game_date(game) or imported_at,
+        tags={name: value for name, value in game.tags.items() if name.lower() not in _KEPT_OUT},
+    )
+
+
+def import_key(game: PdnGame) -> GameKey:
+    """An imported game's key: its place in the file as the round."""
+    return GameKey(round=game.number, board=1, game=1)
+
+
+def planned_import(game: PdnGame, record: GameRecord) -> PlannedGame:
+    return PlannedGame(
+        key=import_key(game),
+        cycle=1,
+        white=record.white.name,
+        black=record.black.name,
+        opening=None,
+        opening_index=None,
+        pair_index=None,
+    )
+
+
+# --- importing a file -----------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportReport:
+    """What importing one file did. `skipped` holds one line per problem (file, line, game, reason)."""
+
+    path: Path
+    tournament: str
+    tournament_id: int | None = None
+    created: bool = False
+    read: int = 0
+    stored: int = 0
+    already: int = 0  # the same game was stored by an earlier import
+    skipped_games: int = 0
+    skipped: list[str] = field(default_factory=list)
+    placeholders: int = 0  # games stored with a made-up player name
+
+    def summary(self) -> str:
+        where = f"tournament {self.tournament!r}" + (
+            f" (#{self.tournament_id})" if self.tournament_id is not None else ""
+        )
+        text = (
+            f"{self.path}: {self.read} game(s) read; {self.stored} stored in {where}, "
+            f"{self.already} already there, {self.skipped_games} skipped"
+        )
+        if self.placeholders:
+            text += (
+                f"; {self.placeholders} game(s) without a player's name, stored as '? (White)'/'? (Black)'"
+            )
+        return text
+
+
+@dataclass(frozen=True)
+class _Readable:
+    game: PdnGame
+    planned: PlannedGame
+    record: GameRecord
+
+
+def _same_game(stored: GameRecord, record: GameRecord) -> bool:
+    return (
+        stored.variant == record.variant
+        and stored.start_fen == record.start_fen
+        and stored.white.name == record.white.name
+        and stored.black.name == record.black.name
+        and [move.hub for move in stored.moves] == [move.hub for move in record.moves]
+        and stored.winner is record.winner
+    )
+
+
+def _common(values: Sequence[str], mixed: str) -> str:
+    distinct = sorted(set(values))
+    return distinct[0] if len(distinct) == 1 else mixed + ", ".join(distinct)
+
+
+def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> list[_Readable]:
+    source = path.name
+    imported_at = datetime.now(UTC)
+    readable: list[_Readable] = []
+    for game in PdnReader(path, options):
+        report.read += 1
+        if game.faults:
+            report.skipped_games += 1
+            report.skipped.extend(game.describe_fault(fault) for fault in game.faults)
+            continue
+        try:
+            record = pdn_game_record(game, source, imported_at)
+        except ImportFault as fault:
+            report.skipped_games += 1
+            report.skipped.append(f"{game.source}:{game.line}: {game.label()}: {fault}")
+            continue
+        if record.white.name.startswith("? (") or record.black.name.startswith("? ("):
+            report.placeholders += 1
+        readable.append(_Readable(game, planned_import(game, record), record))
+    return readable
+
+
+def _existing(store: TournamentStore, name: str) -> TournamentInfo | None:
+    for info in reversed(store.tournaments()):
+        if info.name == name:
+            if info.format != IMPORTED_FORMAT:
+                raise ImportRefused(
+                    f"{store.path}: tournament {name!r} (#{info.id}) was not imported from PDN; "
+                    "choose another name"
+                )
+            return info
+    return None
+
+
+def _create(store: TournamentStore, path: Path, name: str, readable: Sequence[_Readable]) -> int:
+    """A new imported tournament whose players are everyone who plays in `readable`."""
+    players: dict[str, None] = {}  # in order of first appearance
+    for item in readable:
+        players.update({item.record.white.name: None, item.record.black.name: None})
+    return store.create_tournament(
+        name=name,
+        variant=_common([item.record.variant for item in readable], "mixed: "),
+        format=IMPORTED_FORMAT,
+        time_control=_common([item.record.time_control for item in readable], "various: "),
+        players=[PlayerEntry(player) for player in players],
+        config=json.dumps({"format": IMPORTED_FORMAT, "file": str(path.resolve())}),
+        status=TournamentStatus.FINISHED,
+    )
+
+
+def import_pdn(
+    store: TournamentStore, path: Path, name: str | None = None, options: ReadOptions | None = None
+) -> ImportReport:
+    """Store every readable game of the PDN file at `path` in the imported tournament `name` (default:
+    the file's name), created when missing. Games already stored under their key by an earlier import
+    are left as they are; a different game under such a key is skipped and reported, as is a game of a
+    player the earlier import did not have.
+
+    Raises `PdnError` when the file cannot be read, `ImportRefused` when `name` is taken by a tournament
+    that was not imported, `StoreError` when the database refuses a game."""
+    name = name or path.name
+    report = ImportReport(path=path, tournament=name)
+    readable = _read_games(path, options or ReadOptions(), report)
+    info = _existing(store, name)
+    stored: dict[GameKey, GameRecord] = {}
+    if info is not None:
+        report.tournament_id = info.id
+        stored = {game.key: game.record for game in store.games(info.id)}
+        known = {engine.name for engine in store.engines(info.id)}
+    elif readable:
+        report.tournament_id = _create(store, path, name, readable)
+        report.created = True
+        known = {player for item in readable for player in (item.record.white.name, item.record.black.name)}
+    else:
+        return report
+    tid = report.tournament_id
+    for item in readable:
+        key = item.planned.key
+        if key in stored and _same_game(stored[key], item.record):
+            report.already += 1
+            continue
+        why = None
+        if key in stored:
+            why = (
+                f"differs from the game stored as {key} in tournament {name!r} by an earlier import; "
+                "not replaced (import into another --name)"
+            )
+        strangers = [
+            player for player in (item.record.white.name, item.record.black.name) if player not in known
+        ]
+        if why is None and strangers:
+            why = (
+                f"{' and '.join(map(repr, strangers))} not among the players of tournament {name!r} "
+                "from an earlier import; not stored (import into another --name)"
+            )
+        if why is not None:
+            report.skipped_games += 1
+            report.skipped.append(f"{item.game.source}:{item.game.line}: {item.game.label()}: {why}")
+            continue
+        store.record_game(tid, item.planned, item.record)
+        report.stored += 1
+    if report.stored:
+        store.record_event(tid, Event(EventKind.NOTE, f"imported {report.stored} game(s) from {path}"))
+    return report

@@ -1,0 +1,64 @@
+"""Writing the site's files so that a reader never sees half of one, and naming them safely.
+
+Each file is written to a temporary file beside it and renamed over the old one; a rename within one
+directory is atomic, so a browser or a static host watching the folder of a running event reads either
+the old page or the new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+_UNSAFE = re.compile(r"[^a-z0-9]+")
+_UNSAFE_KEY = re.compile(r"[^A-Za-z0-9._-]+")
+SLUG_CHARS = 40
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Replace `path` with `data` in one step (temporary file in the same folder, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def short_hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def page_key(key: str) -> str:
+    """A game key made safe as a file name (keys such as ``r1-b2-g1`` pass unchanged)."""
+    safe = _UNSAFE_KEY.sub("_", key).strip("._") or "game"
+    return safe if safe == key else f"{safe}-{short_hash(key)}"
+
+
+def engine_slugs(names: Iterable[str]) -> dict[str, str]:
+    """A distinct file-name-safe slug for every player name.
+
+    A name that is already a plain slug keeps it; any other gets a short hash of the full name
+    added, so names that differ only in punctuation or case still get pages of their own.
+    """
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        if name in slugs:
+            continue
+        base = _UNSAFE.sub("-", name.lower()).strip("-")[:SLUG_CHARS].strip("-") or "player"
+        slug = base if base == name.lower() else f"{base}-{short_hash(name)}"
+        while slug in used:
+            slug = f"{base}-{short_hash(slug + name)}"
+        used.add(slug)
+        slugs[name] = slug
+    return slugs

@@ -1,0 +1,89 @@
+"""The site's inputs read from a tournament database: the event, its planned games and its records.
+
+The planned games are rebuilt from the stored configuration as the runner plans them
+(`plan_tournament`), so games not played yet are listed too. Where the configuration cannot be planned
+again (an opening file that has moved, say), the site shows the stored games only and says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from arbiter.report.from_config import event_from_config
+from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.store import StoredGame, TournamentInfo, TournamentStore
+from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.openings import OpeningError
+from arbiter.tournament.plan import plan_tournament
+from arbiter.tournament.schedule import PlannedGame, ScheduleError
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """What the site is built from, and a note when the schedule could not be rebuilt."""
+
+    event: EventInfo
+    games: list[GameEntry]
+    schedule_note: str | None = None
+
+
+def load_event(store: TournamentStore, reference: str | int | None = None) -> StoredEvent:
+    """The tournament `reference` (id or name; the latest one when None) as site inputs."""
+    info = store.find_tournament(reference)
+    players = tuple(engine.name for engine in store.engines(info.id))
+    stored = store.games(info.id)
+    config, note = _config(info)
+    planned: Sequence[PlannedGame] = ()
+    if config is not None:
+        try:
+            planned = plan_tournament(config).schedule.games
+        except (OpeningError, ScheduleError, ValueError) as error:
+            note = f"the schedule could not be rebuilt from the stored configuration: {error}"
+    if config is not None:
+        event = event_from_config(config, players, status=info.status.value, scoring=info.scoring)
+    else:
+        event = EventInfo(
+            name=info.name,
+            variant=info.variant,
+            time_control=info.time_control,
+            format=info.format,
+            players=players,
+            scoring=info.scoring,
+            status=info.status.value,
+        )
+    return StoredEvent(event=event, games=merge_games(planned, stored), schedule_note=note)
+
+
+def _config(info: TournamentInfo) -> tuple[TournamentConfig | None, str | None]:
+    try:
+        return TournamentConfig.model_validate(info.config()), None
+    except (ValidationError, ValueError) as error:
+        first = str(error).splitlines()[0]
+        return None, f"the stored configuration is not a tournament configuration ({first})"
+
+
+def merge_games(planned: Sequence[PlannedGame], stored: Sequence[StoredGame]) -> list[GameEntry]:
+    """Every planned game in playing order, with its record where one is stored; then any stored
+    game the plan does not know."""
+    by_key = {str(game.key): game for game in stored}
+    entries = []
+    for plan in planned:
+        found = by_key.pop(str(plan.key), None)
+        entries.append(GameEntry.planned(plan, found.record if found is not None else None))
+    for game in stored:
+        if str(game.key) in by_key:
+            key = game.key
+            entries.append(
+                GameEntry.played(
+                    str(key),
+                    game.record,
+                    round=key.round,
+                    board=key.board,
+                    cycle=game.cycle,
+                    pair_index=game.pair_index,
+                )
+            )
+    return entries

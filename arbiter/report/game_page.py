@@ -1,0 +1,173 @@
+"""What a game page shows: the board, the move list with times and engine info, the PDN, and the data
+the viewer steps through (the board after every ply, from the rules core)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from arbiter.referee.record import GameRecord, MoveRecord
+from arbiter.report.board_svg import board_svg
+from arbiter.report.embed import script_json
+from arbiter.report.files import write_atomic
+from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.report.pdn_export import game_pdn, pdn_result
+from arbiter.report.replay import Replay, replay
+from arbiter.report.templating import environment, templates_dir
+from arbiter.rules import Position, Variant
+
+EVENT_PDN = "event.pdn"
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    ply: int
+    number: str
+    """``12.`` before the first mover's move, ``12…`` before the other side's."""
+    side: str
+    text: str
+    book: bool
+    elapsed: float | None
+    clock: float | None
+    depth: int | None
+    score: float | None
+    info: str
+    warnings: tuple[str, ...]
+    draw_offered: bool
+
+
+def info_text(move: MoveRecord) -> str:
+    """The rest of the engine's last info line: nodes, principal variation, and any other field."""
+    info = move.info
+    if info is None:
+        return ""
+    parts = []
+    if info.nodes is not None:
+        parts.append(f"nodes {info.nodes}")
+    if info.pv:
+        parts.append("pv " + " ".join(info.pv))
+    parts.extend(f"{key} {value}".strip() for key, value in info.extra.items())
+    return " · ".join(parts)
+
+
+def move_rows(record: GameRecord, first_turn_is_first_mover: bool) -> list[MoveRow]:
+    offset = 0 if first_turn_is_first_mover else 1
+    rows = []
+    for index, move in enumerate(record.moves):
+        counted = index + offset
+        number = f"{counted // 2 + 1}." if counted % 2 == 0 else f"{counted // 2 + 1}\u2026"
+        rows.append(
+            MoveRow(
+                ply=move.ply,
+                number=number,
+                side=move.side.value,
+                text=move.text,
+                book=move.from_opening,
+                elapsed=move.elapsed,
+                clock=move.clock,
+                depth=move.info.depth if move.info is not None else None,
+                score=move.info.score if move.info is not None else None,
+                info=info_text(move),
+                warnings=tuple(move.warnings),
+                draw_offered=move.draw_offered,
+            )
+        )
+    return rows
+
+
+def place(game: GameEntry, variant: Variant | None) -> str:
+    """``Round 3 · board 1 · game r3-b1-g1 · International draughts``."""
+    parts = []
+    if game.round is not None:
+        parts.append(f"Round {game.round}")
+    if game.board is not None:
+        parts.append(f"board {game.board}")
+    parts.append(f"game {game.key}")
+    if variant is not None:
+        parts.append(variant.title)
+    return " · ".join(parts)
+
+
+def standard_start(record: GameRecord, variant: Variant | None) -> bool:
+    if variant is None:
+        return False
+    try:
+        return Position.from_fen(variant, record.start_fen) == Position.start(variant)
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """The game before or after, for the page's links: its key and its page's file name."""
+
+    key: str
+    page: str
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Everything one game page needs, and nothing more, so that it can be made in another process."""
+
+    event: EventInfo
+    game: GameEntry
+    page: str
+    """The page's file name without ``.html`` (the PDN file gets ``.pdn``)."""
+    previous: Neighbour | None
+    following: Neighbour | None
+    slugs: dict[str, str]
+    """The engine page of each of the two players."""
+    has_openings: bool
+
+
+def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict[str, Any], str]:
+    """The page's own template values, and the game's PDN text."""
+    record = game.record
+    assert record is not None, "only played games have a page"
+    replayed: Replay = replay(record)
+    variant = replayed.variant
+    pdn = game_pdn(event, game, record, replayed)
+    rows = move_rows(record, replayed.first_turn_is_first_mover)
+    board: Markup | None = None
+    if variant is not None and replayed.boards:
+        board = board_svg(
+            variant.geometry, replayed.boards[0], label=f"{record.white.name} – {record.black.name}"
+        )
+    labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
+    data = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
+    context = {
+        "game": game,
+        "place": place(game, variant),
+        "result": pdn_result(record),
+        "board": board,
+        "replay_fault": replayed.fault,
+        "moves": rows,
+        "standard_start": standard_start(record, variant),
+        "pdn": pdn,
+        "pdn_file": pdn_file,
+        "data": script_json(data),
+    }
+    return context, pdn
+
+
+def write_game_page(out_dir: Path, job: GameJob) -> str:
+    """Write the game's page and PDN file into ``out_dir/games/``; return the PDN text."""
+    context, pdn = page_context(job.event, job.game, f"{job.page}.pdn")
+    directory = templates_dir()
+    context |= {
+        "root": "../",
+        "page": "game",
+        "event": job.event,
+        "engine_slugs": job.slugs,
+        "has_openings": job.has_openings,
+        "pdn_name": EVENT_PDN,
+        "previous": job.previous,
+        "next": job.following,
+    }
+    html = environment(directory).get_template("game.html").render(context)
+    write_atomic(out_dir / "games" / f"{job.page}.pdn", pdn)
+    write_atomic(out_dir / "games" / f"{job.page}.html", html)
+    return pdn

@@ -1,0 +1,33 @@
+"""A game record as PDN for the site, through the project's record-to-PDN conversion.
+
+The conversion itself (tags, result, clocks, engine scores in comments) is `arbiter.notation.pdn_store`'s,
+shared with `arbiter pdn export`. The site adds what it knows of the game's place in the event: Event
+is the event's name, Round the game's round, GameId its key, and the planned opening's name where the
+record has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from arbiter.notation.pdn_store import pdn_result, record_pdn_game
+from arbiter.notation.pdn_writer import format_game
+from arbiter.referee.record import GameRecord
+from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.report.replay import Replay
+
+__all__ = ["event_pdn", "game_pdn", "pdn_result"]
+
+
+def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Replay) -> str:
+    """The game as PDN text, ending with a blank line."""
+    tags = {"Event": event.name, "GameId": game.key}
+    if game.round is not None:
+        tags.setdefault("Round", str(game.round))
+    defaults = {"Opening": game.opening.name} if game.opening is not None and game.opening.name else {}
+    return format_game(record_pdn_game(record, moves=replay.moves, tags=tags, defaults=defaults))
+
+
+def event_pdn(texts: Iterable[str]) -> str:
+    """Every game's PDN text, one after the other."""
+    return "".join(texts)

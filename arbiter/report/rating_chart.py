@@ -1,0 +1,113 @@
+"""The ratings picture: each player's Elo difference against the field, with its confidence interval.
+
+Drawn as SVG here (no chart library, nothing fetched): one row per player, a dot at the estimate and
+a bar over the interval. An interval without end (a player who won or lost every game) runs to the
+edge of the picture and ends in an arrow. Names are escaped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from arbiter.tournament.stats import EloEstimate
+
+WIDTH = 760
+LABEL_WIDTH = 190
+VALUE_WIDTH = 150
+ROW_HEIGHT = 30
+TOP = 46
+NAME_CHARS = 24
+_STEPS = (50, 100, 200, 250, 500, 1000)
+_MAX_SPAN = 1000.0
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    name: str
+    estimate: EloEstimate
+
+
+def format_elo(value: float) -> str:
+    if math.isinf(value):
+        return "+\u221e" if value > 0 else "\u2212\u221e"
+    rounded = round(value)
+    return "0" if rounded == 0 else f"{rounded:+d}".replace("-", "\u2212")
+
+
+def describe(estimate: EloEstimate) -> str:
+    """``+35 [-12, +80]``: the estimate and its interval."""
+    return f"{format_elo(estimate.elo)} [{format_elo(estimate.lower)}, {format_elo(estimate.upper)}]"
+
+
+def _span(rated: Sequence[RatedPlayer]) -> float:
+    """Half the width of the axis: a round number above every finite end of every interval."""
+    finite = [
+        abs(value)
+        for player in rated
+        for value in (player.estimate.elo, player.estimate.lower, player.estimate.upper)
+        if not math.isinf(value)
+    ]
+    largest = min(max(finite, default=100.0), _MAX_SPAN)
+    for step in _STEPS:
+        if step * 4 >= largest:
+            return float(step * 4)
+    return _MAX_SPAN
+
+
+def _tick_step(span: float) -> float:
+    return span / 4
+
+
+def rating_chart(rated: Sequence[RatedPlayer], confidence: float = 0.95) -> Markup:
+    """The picture, one row per player in the order given."""
+    span = _span(rated)
+    plot_left, plot_right = LABEL_WIDTH, WIDTH - VALUE_WIDTH
+    plot_width = plot_right - plot_left
+    height = TOP + ROW_HEIGHT * len(rated) + 12
+
+    def x_of(elo: float) -> float:
+        clamped = max(-span, min(span, elo))
+        return plot_left + (clamped + span) / (2 * span) * plot_width
+
+    percent = f"{confidence * 100:.0f}"
+    parts = [
+        f'<svg class="ratings" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'role="img" aria-label="Elo difference against the field with {percent}% intervals">',
+        f'<text class="axis-title" x="{plot_left}" y="13">Elo against the field, {percent}% interval</text>',
+    ]
+    step = _tick_step(span)
+    tick = -span
+    while tick <= span + 1e-9:
+        x = x_of(tick)
+        css = "zero" if abs(tick) < 1e-9 else "grid"
+        parts.append(f'<line class="{css}" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{height - 8}"/>')
+        label = "0" if css == "zero" else format_elo(tick)
+        parts.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 14}">{label}</text>')
+        tick += step
+    for index, player in enumerate(rated):
+        y = TOP + index * ROW_HEIGHT + ROW_HEIGHT / 2
+        estimate = player.estimate
+        name = player.name if len(player.name) <= NAME_CHARS else player.name[: NAME_CHARS - 1] + "\u2026"
+        parts.append(f'<g class="row"><title>{escape(player.name)}: {describe(estimate)}</title>')
+        parts.append(f'<text class="name" x="{plot_left - 10}" y="{y + 4:.1f}">{escape(name)}</text>')
+        low, high = x_of(estimate.lower), x_of(estimate.upper)
+        parts.append(f'<line class="interval" x1="{low:.1f}" y1="{y:.1f}" x2="{high:.1f}" y2="{y:.1f}"/>')
+        for end, value in ((low, estimate.lower), (high, estimate.upper)):
+            if math.isinf(value) or abs(value) > span:
+                # The interval runs past the edge: an arrow whose tip is that edge.
+                base = end - 8 * (1 if value > 0 else -1)
+                points = f"M{base:.1f} {y - 5:.1f} L{end:.1f} {y:.1f} L{base:.1f} {y + 5:.1f} Z"
+                parts.append(f'<path class="arrow" d="{points}"/>')
+            else:
+                parts.append(
+                    f'<line class="cap" x1="{end:.1f}" y1="{y - 6:.1f}" x2="{end:.1f}" y2="{y + 6:.1f}"/>'
+                )
+        parts.append(f'<circle class="estimate" cx="{x_of(estimate.elo):.1f}" cy="{y:.1f}" r="5"/>')
+        parts.append(f'<text class="value" x="{plot_right + 14}" y="{y + 4:.1f}">{describe(estimate)}</text>')
+        parts.append("</g>")
+    parts.append("</svg>")
+    return Markup("".join(parts))

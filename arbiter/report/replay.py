@@ -1,0 +1,94 @@
+"""A game record replayed through the rules core: the board before the first move and after each one.
+
+The viewer shows these boards as they are; it knows no rules. A record whose moves stop replaying
+(a damaged database, a variant this version does not know) keeps the boards up to the last move that
+replays, and says which move failed and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from arbiter.notation.fen import FenError
+from arbiter.notation.movetext import MoveTextError, parse_hub, parse_pdn
+from arbiter.referee.record import GameRecord
+from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
+
+EMPTY = "e"
+
+
+@dataclass(frozen=True)
+class Replay:
+    """`boards[n]` is the board after `n` plies, one letter per square (``w W b B e``, as Hub writes
+    them); `moves[n]` is the legal move of ply n + 1. `fault` says why the replay stopped early."""
+
+    variant: Variant | None
+    boards: tuple[str, ...]
+    moves: tuple[Move, ...]
+    first_turn_is_first_mover: bool
+    fault: str | None = None
+
+    @property
+    def steps(self) -> list[tuple[int, int]]:
+        """Where each replayed move starts and ends."""
+        return [(move.start, move.end) for move in self.moves]
+
+
+def board_letters(position: Position) -> str:
+    """One letter per square, square 1 first."""
+    geometry = position.variant.geometry
+    white, black, kings = position.white, position.black, position.kings
+    letters = []
+    for square in range(1, geometry.square_count + 1):
+        bit = 1 << geometry.square_bits[square]
+        if white & bit:
+            letters.append("W" if kings & bit else "w")
+        elif black & bit:
+            letters.append("B" if kings & bit else "b")
+        else:
+            letters.append(EMPTY)
+    return "".join(letters)
+
+
+@cache
+def variant_of(variant_id: str) -> Variant | None:
+    """The rules-core variant, or None when this version does not know it."""
+    try:
+        return get_variant(variant_id)
+    except UnknownVariantError:
+        return None
+
+
+def replay(record: GameRecord) -> Replay:
+    """The boards of `record`, replayed from its start position."""
+    variant = variant_of(record.variant)
+    if variant is None:
+        return Replay(
+            None, (), (), True, fault=f"the variant {record.variant!r} is not known to this version"
+        )
+    try:
+        position = Position.from_fen(variant, record.start_fen)
+    except (FenError, ValueError) as error:
+        return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
+    first = position.turn is variant.first_to_move
+    boards = [board_letters(position)]
+    moves: list[Move] = []
+    for move in record.moves:
+        try:
+            played = _resolve(position, move.hub, move.text)
+        except MoveTextError as error:
+            fault = f"ply {move.ply} ({move.text}) does not replay: {error}"
+            return Replay(variant, tuple(boards), tuple(moves), first, fault=fault)
+        position = position.play(played)
+        boards.append(board_letters(position))
+        moves.append(played)
+    return Replay(variant, tuple(boards), tuple(moves), first)
+
+
+def _resolve(position: Position, hub: str, text: str) -> Move:
+    """The move by its Hub text (which names every captured piece), else by its PDN text."""
+    try:
+        return parse_hub(position, hub)
+    except MoveTextError:
+        return parse_pdn(position, text)

@@ -1,0 +1,340 @@
+"""`arbiter pdn import` and `arbiter pdn export`: PDN files into the tournament store and back out.
+
+Files are imported and exported as a user runs the commands, into real SQLite files; what comes back is
+read with the project's PDN reader and compared with the file that went in, move for move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from arbiter.notation.movetext import format_hub
+from arbiter.notation.pdn import read_pdn, read_pdn_text
+from arbiter.notation.pdn_model import PdnGame
+from arbiter.notation.pdn_store import pdn_game_record, player_names, record_pdn_game
+from arbiter.notation.pdn_writer import format_game
+from arbiter.referee.record import GameRecord, Side, Termination, Winner
+from arbiter.store import TournamentStore
+from arbiter.tournament.config import load_tournament
+from arbiter.tournament.runner import QuietObserver, TournamentRunner
+from arbiter.tournament.schedule import PlannedGame
+
+PDN_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "pdn" / "succeed"
+NOW = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
+
+
+def arbiter(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def shared_file(name: str) -> Path:
+    path = PDN_DATA / name
+    if not path.exists():
+        pytest.skip(f"shared PDN data not present at {path.resolve()}")
+    return path
+
+
+def hubs(game: PdnGame) -> list[str]:
+    return [format_hub(move.move) for move in game.moves]
+
+
+def one_game(text: str) -> PdnGame:
+    (game,) = read_pdn_text(text, source="test.pdn")
+    assert game.faults == (), game.faults
+    return game
+
+
+def stored_games(database: Path) -> list[GameRecord]:
+    with TournamentStore.open(database, create=False) as store:
+        return [game.record for game in store.games(store.find_tournament().id)]
+
+
+# --- round trips through the database ------------------------------------------------------------------
+
+
+def test_english_and_international_files_come_back_from_the_database_as_the_same_games(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.sqlite"
+    for name in ("OCA_2.0.pdn", "DUTCH96H.pdn"):
+        source = shared_file(name)
+        run = arbiter("pdn", "import", source, "--db", database)
+        assert run.returncode == 0, run.stdout + run.stderr
+        original = list(read_pdn(source))
+        assert f"{len(original)} game(s) read; {len(original)} stored in tournament {name!r}" in run.stdout
+        exported = tmp_path / f"{name}.out.pdn"
+        run = arbiter("pdn", "export", database, "--tournament", name, "--out", exported)
+        assert run.returncode == 0, run.stderr
+        back = list(read_pdn(exported))
+        assert len(back) == len(original)
+        for before, after in zip(original, back, strict=True):
+            assert after.faults == ()
+            assert after.variant_id == before.variant_id
+            assert hubs(after) == hubs(before)
+            assert after.winner == before.winner
+            assert (after.result == "*") == (before.result == "*")
+            for tag in ("Event", "Site", "Date", "Round"):
+                assert after.tags.get(tag, "?") == before.tags.get(tag, "?"), tag
+    # The international file's wins are written the FMJD way, the first mover's score first.
+    assert {game.result for game in read_pdn(tmp_path / "DUTCH96H.pdn.out.pdn")} <= {"2-0", "0-2", "1-1"}
+
+
+def test_importing_the_same_file_again_stores_nothing_twice(tmp_path: Path) -> None:
+    source = shared_file("OCA_2.0.pdn")
+    database = tmp_path / "games.sqlite"
+    first = arbiter("pdn", "import", source, "--db", database)
+    assert first.returncode == 0, first.stderr
+    count = len(stored_games(database))
+    again = arbiter("pdn", "import", source, "--db", database)
+    assert again.returncode == 0, again.stderr
+    assert f"0 stored in tournament 'OCA_2.0.pdn' (#1), {count} already there, 0 skipped" in again.stdout
+    assert len(stored_games(database)) == count
+    with TournamentStore.open(database, create=False) as store:
+        assert [info.name for info in store.tournaments()] == ["OCA_2.0.pdn"]
+
+
+def test_a_changed_game_under_a_stored_key_is_skipped_and_the_others_are_left_alone(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite"
+    path = tmp_path / "club.pdn"
+    path.write_text(
+        '[White "Ann"]\n[Black "Bob"]\n1. 11-15 23-19 1-0\n\n[White "Bob"]\n[Black "Ann"]\n1. 9-13 0-1\n'
+    )
+    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
+    path.write_text(
+        '[White "Ann"]\n[Black "Bob"]\n1. 11-15 23-19 1-0\n\n[White "Bob"]\n[Black "Ann"]\n1. 9-14 0-1\n'
+    )
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 1
+    assert f"{path}:5: game 2 (White Bob; Black Ann): differs from the game stored as r2-b1-g1" in run.stdout
+    assert "0 stored in tournament 'club.pdn' (#1), 1 already there, 1 skipped" in run.stdout
+    assert [move.text for move in stored_games(database)[1].moves] == ["9-13"]
+
+
+# --- faults ----------------------------------------------------------------------------------------------
+
+FAULTY = """[Event "good"]
+[White "Ann"]
+[Black "Bob"]
+[GameType "21"]
+1. 11-15 23-19 1/2-1/2
+
+[Event "illegal"]
+[GameType "21"]
+1. 11-15 23-19 2. 8-12 *
+
+[Event "contradiction"]
+[GameType "21"]
+[FEN "B:W18:B14"]
+1. 14x23 0-1
+
+[Event "double loss"]
+[GameType "21"]
+1. 11-15 0-0
+
+[Event "thai"]
+[GameType "31"]
+1. a3-b4 *
+"""
+
+
+def test_games_with_faults_are_skipped_and_reported_and_the_good_ones_are_stored(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.pdn"
+    path.write_text(FAULTY)
+    database = tmp_path / "games.sqlite"
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 1
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(f"{path}:9:19: game 2 (illegal), ply 3: illegal move: 8-12 is not legal")
+    assert lines[1] == (
+        f"{path}:11: game 3 (contradiction): the result 0-1 does not fit the last position: "
+        "White has no pieces left"
+    )
+    assert lines[2].startswith(f"{path}:16: game 4 (double loss): the result '0-0' cannot be stored")
+    assert lines[3].startswith(f"{path}:20:1: game 5 (thai): variant not supported yet: Thai draughts")
+    assert (
+        lines[4]
+        == f"{path}: 5 game(s) read; 1 stored in tournament 'mixed.pdn' (#1), 0 already there, 4 skipped"
+    )
+    (kept,) = stored_games(database)
+    assert (kept.white.name, kept.black.name, kept.winner) == ("Ann", "Bob", Winner.DRAW)
+
+
+def test_a_file_with_no_readable_game_creates_no_tournament(tmp_path: Path) -> None:
+    path = tmp_path / "thai.pdn"
+    path.write_text('[GameType "31"]\n1. a3-b4 *\n')
+    database = tmp_path / "games.sqlite"
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 1
+    with TournamentStore.open(database, create=False) as store:
+        assert store.tournaments() == []
+
+
+def test_a_missing_file_or_database_is_an_error_with_exit_two_and_creates_nothing(tmp_path: Path) -> None:
+    run = arbiter("pdn", "import", tmp_path / "missing.pdn", "--db", tmp_path / "new.sqlite")
+    assert run.returncode == 2
+    assert f"{tmp_path / 'missing.pdn'}: no such PDN file" in run.stderr
+    assert not (tmp_path / "new.sqlite").exists()
+    run = arbiter("pdn", "export", tmp_path / "none.sqlite")
+    assert run.returncode == 2
+    assert "no such tournament database" in run.stderr
+
+
+# --- from a PDN game to a record -----------------------------------------------------------------------
+
+
+def test_a_result_the_board_decides_is_stored_with_the_board_s_reason() -> None:
+    record = pdn_game_record(one_game('[GameType "21"]\n[FEN "B:W18:B14"]\n1. 14x23 1-0\n'), "t.pdn", NOW)
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.NO_PIECES)
+
+
+def test_a_result_without_a_reason_is_stored_as_recorded_in_the_file() -> None:
+    won = pdn_game_record(one_game('[GameType "21"]\n1. 11-15 23-19 0-1\n'), "club.pdn", NOW)
+    assert won.outcome is not None
+    assert (won.winner, won.outcome.termination) == (Winner.WHITE, Termination.AS_RECORDED)
+    assert won.outcome.reason == "White wins: result as given in club.pdn, game 1, no reason stated"
+    drawn = pdn_game_record(one_game('[GameType "20"]\n1. 32-28 1-1\n'), "club.pdn", NOW)
+    assert drawn.outcome is not None
+    assert (drawn.winner, drawn.outcome.termination) == (Winner.DRAW, Termination.AS_RECORDED)
+
+
+def test_a_termination_tag_names_the_termination_where_the_result_allows_it() -> None:
+    text = '[GameType "21"]\n[Termination "Time forfeit"]\n1. 11-15 0-1\n'
+    record = pdn_game_record(one_game(text), "club.pdn", NOW)
+    assert record.outcome is not None
+    assert record.outcome.termination is Termination.TIME_FORFEIT
+    assert record.outcome.reason == "White wins: Time forfeit (as given in club.pdn, game 1)"
+    # Exported, the file's own words come back.
+    assert '[Termination "Time forfeit"]' in format_game(record_pdn_game(record, imported=True))
+
+
+def test_an_unfinished_game_is_stored_without_a_result_and_exported_with_a_star() -> None:
+    record = pdn_game_record(one_game('[GameType "21"]\n1. 11-15 23-19 *\n'), "club.pdn", NOW)
+    assert record.winner is Winner.UNFINISHED
+    (back,) = read_pdn_text(format_game(record_pdn_game(record)))
+    assert back.result == "*" and [move.text for move in back.moves] == ["11-15", "23-19"]
+
+
+def test_moves_keep_their_side_hub_text_and_clock() -> None:
+    text = '[GameType "21"]\n1. 11-15 {[%clock b0:04:59]} 23-19 {good [%clock w0:04:58.500]} *\n'
+    record = pdn_game_record(one_game(text), "club.pdn", NOW)
+    assert [(m.ply, m.side, m.hub, m.clock) for m in record.moves] == [
+        (1, Side.BLACK, "11-15", 299.0),
+        (2, Side.WHITE, "23-19", 298.5),
+    ]
+    written = format_game(record_pdn_game(record))
+    assert "{[%clock b0:04:59]}" in written and "{[%clock w0:04:58.500]}" in written
+    (back,) = read_pdn_text(written)
+    assert [move.clock for move in back.moves] == [299.0, 298.5]
+
+
+def test_a_whole_date_becomes_the_start_and_a_partial_one_stays_a_tag() -> None:
+    dated = pdn_game_record(one_game('[GameType "20"]\n[Date "13-01-1996"]\n1. 32-28 *\n'), "x.pdn", NOW)
+    assert dated.started_at == datetime(1996, 1, 13, tzinfo=UTC)
+    assert dated.tags["Date"] == "13-01-1996"
+    vague = pdn_game_record(one_game('[GameType "21"]\n[Date "1841-??-??"]\n1. 11-15 *\n'), "x.pdn", NOW)
+    assert vague.started_at == NOW
+    assert '[Date "1841-??-??"]' in format_game(record_pdn_game(vague, imported=True))
+
+
+def test_missing_or_equal_player_names_become_two_distinct_players(tmp_path: Path) -> None:
+    assert player_names(one_game('[GameType "21"]\n1. 11-15 *\n')) == ("? (White)", "? (Black)")
+    assert player_names(one_game('[White "?"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 *\n')) == (
+        "? (White)",
+        "Bob",
+    )
+    same = '[White "Ann"]\n[Black "Ann"]\n[GameType "21"]\n1. 11-15 *\n'
+    assert player_names(one_game(same)) == ("Ann (White)", "Ann (Black)")
+    path = tmp_path / "anonymous.pdn"
+    path.write_text(
+        '[GameType "21"]\n1. 11-15 1-0\n\n[White "Ann"]\n[Black "Ann"]\n[GameType "21"]\n1. 9-13 0-1\n'
+    )
+    database = tmp_path / "games.sqlite"
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 0, run.stdout
+    assert "1 game(s) without a player's name, stored as '? (White)'/'? (Black)'" in run.stdout
+    with TournamentStore.open(database, create=False) as store:
+        tid = store.find_tournament().id
+        assert [e.name for e in store.engines(tid)] == [
+            "? (White)",
+            "? (Black)",
+            "Ann (White)",
+            "Ann (Black)",
+        ]
+        table = store.standings(tid).table
+        assert {(s.player, s.points) for s in table if s.points} == {("? (Black)", 1.0), ("Ann (White)", 1.0)}
+
+
+# --- a database made by a real match -------------------------------------------------------------------
+
+
+class StopAtThirdGame(QuietObserver):
+    """Stops the run as its third game starts: that game is abandoned and stored without a result."""
+
+    def __init__(self) -> None:
+        self.runner: TournamentRunner | None = None
+        self.started = 0
+
+    def game_started(self, game: PlannedGame) -> None:
+        self.started += 1
+        if self.started == 3 and self.runner is not None:
+            self.runner.request_stop()
+
+
+def test_a_real_match_exports_every_stored_game_with_unfinished_ones_as_star(tmp_path: Path) -> None:
+    (tmp_path / "tournament.toml").write_text(
+        'name = "pdn match"\ndatabase = "match.sqlite"\nvariant = "english"\ntime_control = "depth=2"\n'
+        'format = "match"\ngames_per_encounter = 3\nconcurrency = 1\n'
+        "[adjudication]\nmax_plies = 80\n"
+        '[[engines]]\nname = "random"\nbundled = "random"\n'
+        '[[engines]]\nname = "greedy"\nbundled = "greedy"\n',
+        encoding="utf-8",
+    )
+    config, engines = load_tournament(tmp_path / "tournament.toml")
+    observer = StopAtThirdGame()
+    runner = TournamentRunner(config, engines, observer=observer)
+    observer.runner = runner
+    with TournamentStore.open(config.database) as store:
+        asyncio.run(runner.run(store, handle_signals=False))
+        games = store.games(store.find_tournament().id)
+    assert [game.finished for game in games] == [True, True, False]
+
+    run = arbiter("pdn", "export", config.database)
+    assert run.returncode == 0, run.stderr
+    assert "exported 3 game(s) of tournament 'pdn match' (#1)" in run.stderr
+    back = read_pdn_text(run.stdout)
+    assert len(back) == 3
+    for stored, pdn in zip(games, back, strict=True):
+        record = stored.record
+        assert pdn.faults == ()
+        assert hubs(pdn) == [move.hub for move in record.moves]
+        assert (pdn.tags["Event"], pdn.tags["White"], pdn.tags["Black"]) == (
+            "pdn match",
+            record.white.name,
+            record.black.name,
+        )
+        assert pdn.tags["TimeControl"] == record.time_control
+        if record.winner is Winner.UNFINISHED:
+            assert pdn.result == "*"
+            assert pdn.tags["Termination"] == "game abandoned"
+        else:
+            assert pdn.winner == (Side(record.winner.value).color if record.winner.decisive else None)
+
+    # A name taken by a tournament that was played, not imported, is refused.
+    other = tmp_path / "other.pdn"
+    other.write_text('[GameType "21"]\n1. 11-15 *\n')
+    refused = arbiter("pdn", "import", other, "--db", config.database, "--name", "pdn match")
+    assert refused.returncode == 2
+    assert "tournament 'pdn match' (#1) was not imported from PDN; choose another name" in refused.stderr

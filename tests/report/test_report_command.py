@@ -1,0 +1,113 @@
+"""`arbiter report DB --out site/`, run as a user runs it, over a real tournament database."""
+
+from __future__ import annotations
+
+import html
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from report_games import play_record
+from site_checks import crawl
+
+from arbiter.store import PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.tournament.config import EngineEntry, Openings, TournamentConfig
+from arbiter.tournament.plan import plan_tournament
+
+PLAYERS = ["random", "greedy", "alphabeta"]
+
+
+def run_report(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "report", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def make_database(path: Path, played: int) -> TournamentConfig:
+    """A round robin of the bundled engines on ACF ballots, `played` of its games recorded."""
+    config = TournamentConfig(
+        name="Bundled <engines> cup",
+        variant="english",
+        format="round-robin",
+        games_per_encounter=2,
+        repeat=True,
+        openings=Openings(deck="acf-156", order="random", seed=7),
+        engines=[EngineEntry(name=name, bundled=name) for name in PLAYERS],
+    )
+    planned = plan_tournament(config).schedule.games
+    with TournamentStore.open(path) as store:
+        tid = store.create_tournament(
+            name=config.name,
+            variant=config.variant,
+            format=config.format,
+            time_control=config.time_control,
+            players=[PlayerEntry(name, name) for name in PLAYERS],
+            config=config,
+            status=TournamentStatus.RUNNING,
+        )
+        for number, game in enumerate(planned[:played]):
+            store.record_game(tid, game, play_record(game, seed=number))
+    return config
+
+
+def test_report_publishes_the_tournament_of_a_database(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    make_database(database, played=4)
+    site = tmp_path / "site"
+    result = run_report(str(database), "--out", str(site))
+    assert result.returncode == 0, result.stderr
+    assert "4 of 6 games" in result.stdout and "4 game pages written" in result.stdout
+    index = html.unescape((site / "index.html").read_text(encoding="utf-8"))
+    assert "4 of 6 games played · running" in index
+    assert "ACF deck acf-156, random order (seed 7); each opening played twice, colours swapped" in index
+    games = (site / "games.html").read_text(encoding="utf-8")
+    assert games.count("to play</span>") == 2
+    assert len(list((site / "games").glob("*.html"))) == 4
+    found = crawl(site)
+    assert found.broken == [] and found.problems == []
+
+    again = run_report(str(database), "--out", str(site))
+    assert again.returncode == 0, again.stderr
+    assert "0 game pages written, 4 unchanged" in again.stdout
+
+
+def test_report_of_a_missing_database_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.sqlite"
+    result = run_report(str(missing), "--out", str(tmp_path / "site"))
+    assert result.returncode == 2
+    assert str(missing) in result.stderr
+    assert not (tmp_path / "site").exists()
+    assert not missing.exists()
+
+
+def test_report_names_an_unknown_tournament(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    make_database(database, played=1)
+    result = run_report(str(database), "--out", str(tmp_path / "site"), "--tournament", "Other cup")
+    assert result.returncode == 2
+    assert "Other cup" in result.stderr
+
+
+def test_report_lists_stored_games_when_the_schedule_cannot_be_rebuilt(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    config = make_database(database, played=2)
+    planned = plan_tournament(config).schedule.games
+    with TournamentStore.open(database) as store:
+        # A configuration that is no tournament file: the site still shows what was played.
+        first = store.find_tournament()
+        loose = store.create_tournament(
+            name="Loose games",
+            variant="english",
+            format="round-robin",
+            time_control=first.time_control,
+            players=[PlayerEntry(name, name) for name in PLAYERS],
+            config=json.dumps({"note": "made by hand"}),
+        )
+        for game, stored in zip(planned, store.games(first.id), strict=False):
+            store.record_game(loose, game, stored.record)
+    result = run_report(str(database), "--out", str(tmp_path / "site"), "--tournament", "Loose games")
+    assert result.returncode == 0, result.stderr
+    assert "not a tournament configuration" in result.stderr
+    assert "2 of 2 games" in result.stdout
+    assert crawl(tmp_path / "site").broken == []

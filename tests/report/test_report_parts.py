@@ -1,0 +1,56 @@
+"""The small parts of the site: numbers in words, the ratings picture, the board picture."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from arbiter.report.board_svg import board_svg
+from arbiter.report.formatting import points, seconds
+from arbiter.report.rating_chart import RatedPlayer, describe, rating_chart
+from arbiter.report.replay import board_letters
+from arbiter.rules import Position, get_variant
+from arbiter.tournament.stats import elo_from_wdl
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(0.0, "0"), (0.5, "\u00bd"), (2.5, "2\u00bd"), (3.0, "3"), (1.25, "1.25")]
+)
+def test_points_are_written_with_halves(value: float, text: str) -> None:
+    assert points(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(None, ""), (0.4213, "0.42"), (12.34, "12.3"), (65.2, "1:05.2"), (3723.0, "1:02:03")]
+)
+def test_durations_read_as_seconds_minutes_and_hours(value: float | None, text: str) -> None:
+    assert seconds(value) == text
+
+
+def test_an_interval_without_end_is_drawn_as_an_arrow_and_names_are_escaped() -> None:
+    bounded = elo_from_wdl(wins=6, draws=3, losses=3)
+    unbeaten = elo_from_wdl(wins=4, draws=0, losses=0)
+    svg = str(rating_chart([RatedPlayer("<b>Bounded</b>", bounded), RatedPlayer("Unbeaten", unbeaten)]))
+    rows = svg.split('<g class="row">')[1:]
+    assert len(rows) == 2
+    assert rows[0].count('class="cap"') == 2 and 'class="arrow"' not in rows[0]
+    assert rows[1].count('class="arrow"') == 2 and 'class="cap"' not in rows[1]
+    assert "&lt;b&gt;Bounded&lt;/b&gt;" in svg and "<b>" not in svg
+    assert describe(unbeaten) == "+\u221e [+\u221e, +\u221e]"
+    assert describe(elo_from_wdl(wins=1, draws=0, losses=1)).startswith("0 [")
+
+
+@pytest.mark.parametrize("variant_id", ["english", "international"])
+def test_the_board_picture_has_every_square_with_what_stands_on_it(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    position = Position.start(variant)
+    svg = str(board_svg(variant.geometry, board_letters(position), label="<A> – <B>"))
+    squares = re.findall(r'data-square="(\d+)" data-piece="(\w)"', svg)
+    assert [int(square) for square, _ in squares] == list(range(1, variant.square_count + 1))
+    for square, letter in squares:
+        piece = position.piece_at(int(square))
+        assert letter == (piece.value if piece else "e")
+    assert 'aria-label="&lt;A&gt; – &lt;B&gt;"' in svg
+    with pytest.raises(ValueError, match="letters for a board"):
+        board_svg(variant.geometry, "e" * 5)
