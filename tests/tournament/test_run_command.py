@@ -147,3 +147,36 @@ def test_bad_tournament_file_is_reported_with_its_line_and_nothing_runs(tmp_path
     assert result.returncode == 2
     assert "t.toml:2: time_control" in result.stderr
     assert not (tmp_path / "tournament.sqlite").exists()
+
+
+def test_report_option_publishes_the_site_of_a_running_event(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    result = subprocess.run(
+        [
+            *ARBITER,
+            "match",
+            "random",
+            "greedy",
+            "--tc",
+            "depth=1",
+            "--games",
+            "2",
+            "--rounds",
+            "2",
+            "--db",
+            str(tmp_path / "m.sqlite"),
+            "--report",
+            str(site),
+            "--max-plies",
+            "120",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "random" in index and "greedy" in index
+    pages = sorted((site / "games").glob("*.html"))
+    assert len(pages) == 4
+    assert (site / "event.pdn").read_text(encoding="utf-8").count("[Result ") == 4
