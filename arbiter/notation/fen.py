@@ -2,6 +2,8 @@
 
 Accepted forms: either colour first, ranges (``21-32``), kings as ``K5``, an optional trailing ``.``,
 surrounding quotes and spaces. Written form: side to move, White, then Black, with ranges.
+Mule checkers adds a third kind of piece, written like a king with ``M``: ``B:W21-28,M29,M30:BM1,M2,5-12``
+(an extension of the arbiter's; FENs without mules are read and written exactly as before).
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ class FenSetup:
     white_kings: frozenset[int]
     black_men: frozenset[int]
     black_kings: frozenset[int]
+    # The men that are mules (Mule checkers): a subset of the men, so a reader that knows no mules
+    # still sees every piece.
+    white_mules: frozenset[int] = frozenset()
+    black_mules: frozenset[int] = frozenset()
 
 
 SquareReader = Callable[[str], int | None]
@@ -41,6 +47,7 @@ def parse_fen(text: str, square_count: int, read_square: SquareReader | None = N
         raise FenError(f"FEN {original!r}: must start with the side to move, W or B")
     turn = fields[0].upper()
     pieces: dict[str, tuple[set[int], set[int]]] = {"W": (set(), set()), "B": (set(), set())}
+    mules: dict[str, set[int]] = {"W": set(), "B": set()}
     seen_colours: set[str] = set()
     for field_text in fields[1:]:
         if not field_text:
@@ -56,19 +63,26 @@ def parse_fen(text: str, square_count: int, read_square: SquareReader | None = N
             token = item.strip()
             if not token:
                 continue
-            is_king = token[0].upper() == "K"
-            if is_king:
+            prefix = token[0].upper()
+            is_king, is_mule = prefix == "K", prefix == "M"
+            if is_king or is_mule:
                 token = token[1:]
+                if not token:
+                    raise FenError(f"FEN {original!r}: {item.strip()!r} names no square")
             for square in _squares(token, original, square_count, read_square):
                 if square in pieces["W"][0] | pieces["W"][1] | pieces["B"][0] | pieces["B"][1]:
                     raise FenError(f"FEN {original!r}: square {square} is given twice")
                 (kings if is_king else men).add(square)
+                if is_mule:
+                    mules[colour].add(square)
     return FenSetup(
         turn=turn,
         white_men=frozenset(pieces["W"][0]),
         white_kings=frozenset(pieces["W"][1]),
         black_men=frozenset(pieces["B"][0]),
         black_kings=frozenset(pieces["B"][1]),
+        white_mules=frozenset(mules["W"]),
+        black_mules=frozenset(mules["B"]),
     )
 
 
@@ -98,19 +112,22 @@ def _squares(token: str, original: str, square_count: int, read_square: SquareRe
 
 
 def format_fen(setup: FenSetup, square_name: SquareWriter | None = None) -> str:
-    """Write a FEN: numbers with ranges, or (given ``square_name``) each square by name."""
+    """Write a FEN: numbers with ranges, or (given ``square_name``) each square by name.
 
-    def side(letter: str, men: frozenset[int], kings: frozenset[int]) -> str:
-        items = [(n, False) for n in men] + [(n, True) for n in kings]
+    Kings (``K``) and mules (``M``) are written one by one; runs of plain men become ranges.
+    """
+
+    def side(letter: str, men: frozenset[int], kings: frozenset[int], mules: frozenset[int]) -> str:
+        items = [(n, "M" if n in mules else "") for n in men] + [(n, "K") for n in kings]
         items.sort()
         if square_name is not None:
-            return letter + ",".join(("K" if king else "") + square_name(n) for n, king in items)
+            return letter + ",".join(prefix + square_name(n) for n, prefix in items)
         parts: list[str] = []
         i = 0
         while i < len(items):
-            n, king = items[i]
-            if king:
-                parts.append(f"K{n}")
+            n, prefix = items[i]
+            if prefix:
+                parts.append(f"{prefix}{n}")
                 i += 1
                 continue
             j = i
@@ -123,7 +140,7 @@ def format_fen(setup: FenSetup, square_name: SquareWriter | None = None) -> str:
     return ":".join(
         [
             setup.turn,
-            side("W", setup.white_men, setup.white_kings),
-            side("B", setup.black_men, setup.black_kings),
+            side("W", setup.white_men, setup.white_kings, setup.white_mules),
+            side("B", setup.black_men, setup.black_kings, setup.black_mules),
         ]
     )

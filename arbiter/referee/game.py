@@ -59,6 +59,7 @@ _END_REASONS = {
     EndReason.NO_LEGAL_MOVES: Termination.NO_LEGAL_MOVES,
     EndReason.REPETITION: Termination.REPETITION,
     EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
+    EndReason.VARIANT_RULE: Termination.VARIANT_RULE,
 }
 
 
@@ -388,7 +389,8 @@ class Referee:
         end: GameEnd | None = self.game.end
         if end is not None:
             termination = _END_REASONS[end.reason]
-            rule = end.rule if termination is Termination.MOVE_COUNT_RULE else None
+            named = (Termination.MOVE_COUNT_RULE, Termination.VARIANT_RULE)
+            rule = end.rule if termination in named else None
             self._end(end.winner, termination, end.describe(), rule)
             return
         limit = self.setup.rules.max_plies

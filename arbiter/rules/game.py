@@ -16,16 +16,21 @@ class EndReason(StrEnum):
     NO_LEGAL_MOVES = "no_legal_moves"
     REPETITION = "repetition"
     MOVE_COUNT_RULE = "move_count_rule"
+    VARIANT_RULE = "variant_rule"  # a game end of the variant's own (the Mule checkers mule rules)
 
 
 @dataclass(frozen=True)
 class GameEnd:
     winner: Color | None  # None for a draw
     reason: EndReason
-    rule: str  # the rule that decided, e.g. "40-move rule"
+    rule: str  # the rule that decided, e.g. "40-move rule", "crowned a mule"
     ply: int  # plies played when the game ended
+    detail: str = ""  # a variant rule's end in words, e.g. "White crowned its own mule"
 
     def describe(self) -> str:
+        if self.reason is EndReason.VARIANT_RULE:
+            what = self.detail or self.rule
+            return f"{what} ({_name(self.winner)} wins)" if self.winner is not None else f"draw: {what}"
         if self.reason is EndReason.NO_PIECES:
             loser = self.winner.opponent if self.winner is not None else None
             return f"{_name(loser)} has no pieces left" if loser is not None else "no pieces left"
@@ -137,6 +142,11 @@ class Game:
         return out
 
     def _judge(self) -> GameEnd | None:
+        end_rule = self.variant.end_rule
+        if end_rule is not None:
+            end = end_rule(self)
+            if end is not None:
+                return end
         pos = self.position
         mover = pos.turn
         own = pos.white if mover is Color.WHITE else pos.black

@@ -14,7 +14,11 @@ from arbiter.rules.variant import Notation, Variant
 
 
 class Piece(StrEnum):
-    """Pieces, spelled as in Hub position strings."""
+    """Pieces, spelled as in Hub position strings.
+
+    A mule (Mule checkers) is a man here: Hub strings have no letter for it, and it moves like a man.
+    ``Position.is_mule`` tells them apart.
+    """
 
     WHITE_MAN = "w"
     WHITE_KING = "W"
@@ -67,6 +71,8 @@ class _Tables:
         tuple[int, int, int, int], ...
     ]  # per bit index: white man, white king, black man, black king
     zobrist_black_to_move: int
+    # per bit index: white mule, black mule; a mule's key is its man key xor this one
+    zobrist_mules: tuple[tuple[int, int], ...]
 
 
 _TABLES: dict[str, tuple[Variant, _Tables]] = {}
@@ -90,10 +96,13 @@ def _build_tables(variant: Variant) -> _Tables:
     rng = random.Random(f"arbiter-zobrist-{variant.id}")
     size = variant.geometry.stride * variant.geometry.height
     keys = tuple(tuple(rng.getrandbits(64) for _ in range(4)) for _ in range(size))
-    return _Tables(MoveGenerator(variant), keys, rng.getrandbits(64))  # type: ignore[arg-type]
+    black_to_move = rng.getrandbits(64)
+    # Drawn after the others, so the keys of variants without mules are what they always were.
+    mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
+    return _Tables(MoveGenerator(variant), keys, black_to_move, mule_keys)  # type: ignore[arg-type]
 
 
-def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color) -> int:
+def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
     h = t.zobrist_black_to_move if turn is Color.BLACK else 0
     for bb, base in ((white, 0), (black, 2)):
         while bb:
@@ -101,6 +110,11 @@ def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color) -> int
             bb ^= low
             i = low.bit_length() - 1
             h ^= t.zobrist[i][base + (1 if low & kings else 0)]
+    for bb, colour in ((mules & white, 0), (mules & black, 1)):
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            h ^= t.zobrist_mules[low.bit_length() - 1][colour]
     return h
 
 
@@ -108,28 +122,42 @@ class Position:
     """A position of one variant: the pieces and the side to move. Immutable and hashable.
 
     The hash is a Zobrist key kept incrementally by ``play``, so repetition checks cost nothing extra.
+    ``mules`` (Mule checkers) marks the men of either colour that are mules; they move and are moved
+    exactly like men, so move generation ignores the mark and only the game-end rules read it.
     """
 
-    __slots__ = ("variant", "white", "black", "kings", "turn", "zobrist", "_moves")
+    __slots__ = ("variant", "white", "black", "kings", "mules", "turn", "zobrist", "_moves")
 
     variant: Variant
     white: int
     black: int
     kings: int
+    mules: int
     turn: Color
     zobrist: int
     _moves: list[Move] | None
 
     def __init__(
-        self, variant: Variant, white: int, black: int, kings: int, turn: Color, zobrist: int | None = None
+        self,
+        variant: Variant,
+        white: int,
+        black: int,
+        kings: int,
+        turn: Color,
+        zobrist: int | None = None,
+        *,
+        mules: int = 0,
     ) -> None:
+        if mules and mules & ~((white | black) & ~kings):
+            raise ValueError("a mule must be a man: the mules bitboard holds a square with no man")
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "white", white)
         object.__setattr__(self, "black", black)
         object.__setattr__(self, "kings", kings)
+        object.__setattr__(self, "mules", mules)
         object.__setattr__(self, "turn", turn)
         if zobrist is None:
-            zobrist = _zobrist(tables(variant), white, black, kings, turn)
+            zobrist = _zobrist(tables(variant), white, black, kings, turn, mules)
         object.__setattr__(self, "zobrist", zobrist)
         object.__setattr__(self, "_moves", None)
 
@@ -145,6 +173,8 @@ class Position:
     @classmethod
     def from_fen(cls, variant: Variant, text: str) -> Position:
         setup = parse_fen(text, variant.square_count, variant.geometry.square_from_algebraic)
+        if (setup.white_mules or setup.black_mules) and not variant.has_mules:
+            raise FenError(f"FEN {text!r}: {variant.id} has no mules (M), only Mule checkers does")
         return cls._from_setup(variant, setup)
 
     @classmethod
@@ -153,11 +183,15 @@ class Position:
         white = g.bits_of(sorted(setup.white_men | setup.white_kings))
         black = g.bits_of(sorted(setup.black_men | setup.black_kings))
         kings = g.bits_of(sorted(setup.white_kings | setup.black_kings))
-        return cls(variant, white, black, kings, Color.from_letter(setup.turn))
+        mules = g.bits_of(sorted(setup.white_mules | setup.black_mules))
+        return cls(variant, white, black, kings, Color.from_letter(setup.turn), mules=mules)
 
     @classmethod
     def from_hub(cls, variant: Variant, text: str) -> Position:
-        """Read a Hub position: the side to move, then one letter per square (w b W B e)."""
+        """Read a Hub position: the side to move, then one letter per square (w b W B e).
+
+        Hub has no letter for a mule, so a position read from Hub has none.
+        """
         s = text.strip()
         n = variant.square_count
         if len(s) != n + 1:
@@ -190,6 +224,14 @@ class Position:
             return Piece.BLACK_KING if self.kings & bit else Piece.BLACK_MAN
         return None
 
+    def is_mule(self, square: int) -> bool:
+        """Whether the piece on ``square`` is a mule (``piece_at`` reports a mule as a man)."""
+        return bool(self.mules >> self.variant.geometry.square_bits[square] & 1)
+
+    def mule_squares(self, color: Color) -> list[int]:
+        own = self.white if color is Color.WHITE else self.black
+        return self.variant.geometry.squares_of(own & self.mules)
+
     def squares(self, piece: Piece) -> list[int]:
         own = self.white if piece.color is Color.WHITE else self.black
         bb = own & self.kings if piece.is_king else own & ~self.kings
@@ -213,6 +255,8 @@ class Position:
             white_kings=frozenset(g.squares_of(self.white & k)),
             black_men=frozenset(g.squares_of(self.black & ~k)),
             black_kings=frozenset(g.squares_of(self.black & k)),
+            white_mules=frozenset(g.squares_of(self.white & self.mules)),
+            black_mules=frozenset(g.squares_of(self.black & self.mules)),
         )
 
     def fen(self) -> str:
@@ -220,6 +264,7 @@ class Position:
         return format_fen(self.setup(), self.variant.square_name if algebraic else None)
 
     def hub(self) -> str:
+        """The Hub position string. Hub has no mule letter: a mule is written as a man (``w``/``b``)."""
         letters = [self.turn.letter]
         for square in range(1, self.variant.square_count + 1):
             piece = self.piece_at(square)
@@ -287,11 +332,29 @@ class Position:
         h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
         h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
         victim = 2 - mover
+        mules = self.mules
+        if mules:
+            # A mule keeps its mark as it moves (not once crowned: a king is never a mule); captured
+            # mules leave with their mark.
+            zm = t.zobrist_mules
+            side = 0 if self.turn is Color.WHITE else 1
+            if mules & fb:
+                h ^= zm[fb.bit_length() - 1][side]
+                mules &= ~fb
+                if not kings & tb:
+                    h ^= zm[tb.bit_length() - 1][side]
+                    mules |= tb
+            taken = cm & mules
+            mules &= ~cm
+            while taken:
+                low = taken & -taken
+                taken ^= low
+                h ^= zm[low.bit_length() - 1][1 - side]
         while cm:
             low = cm & -cm
             cm ^= low
             h ^= z[low.bit_length() - 1][victim + (1 if self.kings & low else 0)]
-        return Position(self.variant, white, black, kings, self.turn.opponent, h)
+        return Position(self.variant, white, black, kings, self.turn.opponent, h, mules=mules)
 
     # ------------------------------------------------------------------ identity
 
@@ -302,6 +365,7 @@ class Position:
             and self.white == other.white
             and self.black == other.black
             and self.kings == other.kings
+            and self.mules == other.mules
             and self.turn == other.turn
         )
 

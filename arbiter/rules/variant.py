@@ -11,6 +11,7 @@ from arbiter.rules.draws import DrawRule
 from arbiter.rules.geometry import Color, Geometry
 
 if TYPE_CHECKING:
+    from arbiter.rules.game import GameEnd
     from arbiter.rules.position import Move, Position
 
 
@@ -69,6 +70,18 @@ class MoveHistory(Protocol):
 HistoryFilter = Callable[[MoveHistory, list["Move"]], list["Move"]]
 
 
+class GameSoFar(MoveHistory, Protocol):
+    """What a game-end rule may look at: the history, and the legal moves of the side to move now."""
+
+    def legal_moves(self) -> list[Move]: ...
+
+
+# A variant's own way of ending a game (Mule checkers' mule rules): it gets the game after each move
+# (and at the start, before any move) and returns how the game ended, or None to let the usual rules
+# (no piece, no legal move, draw rules) decide.
+EndRule = Callable[[GameSoFar], "GameEnd | None"]
+
+
 @dataclass(frozen=True)
 class Variant:
     """A draughts variant described as data.
@@ -103,10 +116,17 @@ class Variant:
     pdn_gametype: int | None = None
     hub_name: str | None = None
     capture_filter: CaptureFilter | None = field(default=None, compare=False)
+    mule_rows: int = 0  # Mule checkers: the men on this many back rows of each side start as mules
+    end_rule: EndRule | None = field(default=None, compare=False)
 
     @property
     def square_count(self) -> int:
         return self.geometry.square_count
+
+    @property
+    def has_mules(self) -> bool:
+        """Whether positions of this variant may hold mules (men that only count for the mule rules)."""
+        return self.mule_rows > 0
 
     def square_name(self, square: int) -> str:
         """How notation writes a square: its number, or ``c3`` on boards read algebraically."""
@@ -123,23 +143,37 @@ class Variant:
         return self.geometry.square_from_algebraic(token)
 
     def start_fen(self) -> str:
-        """The start position as PDN FEN: men on the first ``rows_of_men`` rows of each side."""
+        """The start position as PDN FEN: men on the first ``rows_of_men`` rows of each side.
+
+        With ``mule_rows``, the men on each side's back rows are mules, written ``M1``.
+        """
         g = self.geometry
         first, last = self.empty_back_rows, self.empty_back_rows + self.rows_of_men
         black = g.squares_of(g.rows_mask(range(first, last)))
         white = g.squares_of(g.rows_mask(range(g.height - last, g.height - first)))
+        mule_rows = min(self.mule_rows, self.rows_of_men)
+        mules = set(g.squares_of(g.rows_mask(range(first, first + mule_rows))))
+        mules |= set(g.squares_of(g.rows_mask(range(g.height - first - mule_rows, g.height - first))))
         if self.notation is Notation.ALGEBRAIC:
-            names = [",".join(self.square_name(n) for n in side) for side in (white, black)]
+            names = [
+                ",".join(("M" if n in mules else "") + self.square_name(n) for n in side)
+                for side in (white, black)
+            ]
             return f"{self.first_to_move.letter}:W{names[0]}:B{names[1]}"
-        return f"{self.first_to_move.letter}:W{_ranges(white)}:B{_ranges(black)}"
+        return f"{self.first_to_move.letter}:W{_ranges(white, mules)}:B{_ranges(black, mules)}"
 
 
-def _ranges(squares: list[int]) -> str:
+def _ranges(squares: list[int], mules: set[int]) -> str:
+    """Squares as ``1-4,9``: runs become ranges; mules are written one by one as ``M5``."""
     parts: list[str] = []
     i = 0
     while i < len(squares):
+        if squares[i] in mules:
+            parts.append(f"M{squares[i]}")
+            i += 1
+            continue
         j = i
-        while j + 1 < len(squares) and squares[j + 1] == squares[j] + 1:
+        while j + 1 < len(squares) and squares[j + 1] == squares[j] + 1 and squares[j + 1] not in mules:
             j += 1
         parts.append(f"{squares[i]}-{squares[j]}" if j > i else str(squares[i]))
         i = j + 1

@@ -1,8 +1,9 @@
 """The variants the rules core knows, by id, and their named rule options.
 
-Every variant is a ``Variant`` description; only Italian and Frisian capture priorities and Frisian's
-king-move limit need hooks. Where the rule books disagree (``VARIANTS.md`` marks them "unsure"), the
-default is built in and the other reading is a named option: ``get_variant("turkish+crown-continues")``.
+Every variant is a ``Variant`` description; only Italian and Frisian capture priorities, Frisian's
+king-move limit and the Mule checkers game end need hooks. Where the rule books disagree (``VARIANTS.md``
+marks them "unsure"), the default is built in and the other reading is a named option:
+``get_variant("turkish+crown-continues")``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from arbiter.rules.draws import (
     one_piece_each,
 )
 from arbiter.rules.geometry import DIAGONALS, FORWARD_DIAGONALS, ORTHOGONALS, Color, Geometry
+from arbiter.rules.mule import mule_end
 from arbiter.rules.position import Move
 from arbiter.rules.variant import (
     CaptureChoice,
@@ -191,6 +193,20 @@ CROWDED = replace(
     hub_name="crowded",
 )
 
+MULE = replace(
+    ENGLISH,
+    id="mule",
+    title="Mule checkers (It's Your Turn)",
+    summary=(
+        "English rules; each side's back row holds 4 mules: losing all your mules or the opponent's "
+        "regular pieces wins, crowning a mule or losing all your regular pieces loses"
+    ),
+    mule_rows=1,
+    end_rule=mule_end,
+    pdn_gametype=None,
+    hub_name="mule",
+)
+
 RUSSIAN = replace(
     INTERNATIONAL,
     id="russian",
@@ -326,11 +342,12 @@ VARIANTS: dict[str, Variant] = {
         ANTI,
         SPARSE,
         CROWDED,
+        MULE,
     )
 }
 
 # Named rule options: where the sources disagree, the other reading, as a change to the description.
-_ENGLISH_RULES = ("english", "anti", "sparse", "crowded")
+_ENGLISH_RULES = ("english", "anti", "sparse", "crowded", "mule")
 OPTIONS: dict[str, tuple[tuple[str, ...], str, Callable[[Variant], Variant]]] = {
     "iyt-draws": (
         _ENGLISH_RULES,
