@@ -91,9 +91,13 @@ class _Display(GameObserver):
     def __init__(self, show_board: bool) -> None:
         self.show_board = show_board
         self.clocks: dict[Side, float | None] = {Side.WHITE: None, Side.BLACK: None}
+        # 1 when the variant's second mover starts (from a FEN): its move is the second half of move 1,
+        # and the first mover's reply opens move 2, as PDN numbers them.
+        self.second_mover_starts = 0
 
     def game_started(self, record: GameRecord, position: Position) -> None:
         first = position.variant.first_to_move
+        self.second_mover_starts = 0 if position.turn is first else 1
         for color in (first, first.opponent):
             player = record.player(color)
             said = " ".join(player.identity.get(key, "") for key in ("name", "version")).strip()
@@ -105,7 +109,7 @@ class _Display(GameObserver):
     def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
         if move.clock is not None:
             self.clocks[move.side] = move.clock
-        number = (move.ply + 1) // 2
+        number = (move.ply + self.second_mover_starts + 1) // 2
         if move.from_opening:
             timing = "opening"
         else:
@@ -173,7 +177,10 @@ def play_command(
         "english", "--variant", "-v", help="Variant id, e.g. english, international."
     ),
     tc: str = typer.Option(
-        "acf scale=0.01", "--tc", help="Time control, e.g. 'acf scale=0.01', 30/3600, 3600+5, st=1, depth=6."
+        "acf scale=0.01",
+        "--tc",
+        help="Time control, e.g. 'acf scale=0.01', 30/3600, 3600+5, st=1, depth=6. Add margin=S to accept "
+        "a move up to S seconds late (the time margin; default 0: any overrun loses).",
     ),
     opening: str = typer.Option(
         "", "--opening", help="Opening moves in PDN, played before the engines move."
@@ -237,7 +244,8 @@ def play_command(
         Side(record.winner.value).color if record.winner.decisive else None,
         finished=record.winner is not Winner.UNFINISHED,
     )
-    typer.echo(f"Result: {result}  {record.outcome.reason}  ({record.plies} plies)")
+    plies = f"{record.plies} ply" if record.plies == 1 else f"{record.plies} plies"
+    typer.echo(f"Result: {result}  {record.outcome.reason}  ({plies})")
     for warning in record.warnings:
         typer.echo(f"warning: {warning}", err=True)
     if pdn is not None:

@@ -24,8 +24,11 @@ How time is kept (one ``PlayerClock`` per side):
   records a warning); a move that has not arrived one more (scaled) minute later is lost for improper
   delay. The main clock keeps running during a jump move: whichever deadline comes first decides, and
   running out of the main clock is always a loss on ``time``.
-- **What the engine is told** (``MoveBudget.level``) is its true remaining clock (increment included),
-  capped by the jump limit when one applies, so an engine that manages its time never hears "Time".
+- **What the engine is told** (``MoveBudget.level``) is its true remaining clock (increment included)
+  with the moves left in the period, capped by the jump limit when one applies, so an engine that
+  manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit>``: this one move
+  must be made within that time. When the main clock is at or below the jump limit, the engine is told
+  the clock and the moves left as usual. The increment is told either way.
 """
 
 from __future__ import annotations
@@ -136,6 +139,8 @@ class MoveBudget:
     """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``)."""
 
     level: Level
+    """What the engine is told: its remaining clock and the moves left in the period, or, when a jump
+    limit is shorter than that clock, ``moves=1`` and the jump limit."""
     started_at: float
     jump_limit: float | None
     """Seconds allowed by the ACF jump limit for this move, or None when no jump limit applies."""
@@ -227,7 +232,10 @@ class PlayerClock:
     def start_move(self, now: float, jump: JumpSituation | None = None) -> MoveBudget:
         """Begin a move at ``now``: credit the increment and work out the level and the deadlines.
 
-        ``jump`` describes a forced capture; it only matters when the control has jump limits.
+        ``jump`` describes a forced capture; it only matters when the control has jump limits. When its
+        limit is shorter than the remaining clock, the level says ``moves=1 time=<jump limit>`` (with the
+        increment), since this one move is due within the limit; otherwise it says the remaining clock and
+        the moves left in the period.
         """
         if self._active is not None:
             raise ClockError("a move is already in progress on this clock")
@@ -250,8 +258,11 @@ class PlayerClock:
             increment = control.scaled(stage.increment)
             self._remaining += increment
             available = main_limit = self._remaining
-            told = available if jump_limit is None else min(available, jump_limit)
-            level = Level(moves=self.moves_to_go, time=told, inc=increment)
+            if jump_limit is not None and jump_limit < available:
+                # The truthful budget: this one move is due within the jump limit.
+                level = Level(moves=1, time=jump_limit, inc=increment)
+            else:
+                level = Level(moves=self.moves_to_go, time=available, inc=increment)
         elif isinstance(base, FixedMoveTime):
             main_limit = control.scaled(base.seconds)
             level = Level(move_time=main_limit if jump_limit is None else min(main_limit, jump_limit))

@@ -4,15 +4,18 @@ tournament reuses them from game to game); ``session.play_game_from_configs`` al
 
 One move, as the referee plays it:
 
-1. The clock starts the move (``PlayerClock.start_move``), which gives the level to tell the engine (its
-   true remaining time, capped by an ACF jump limit when the mover must capture) and the deadlines.
+1. The clock starts the move (``PlayerClock.start_move``), which gives the level to tell the engine and
+   the deadlines. The level is the engine's true remaining time with the moves left in the period; when
+   the mover must capture and an ACF jump limit is shorter than that time, it is ``moves=1`` with the
+   jump limit instead, since this one move is due within it.
 2. The engine is sent a position and the moves since it, so it can see repetitions: for a Hub engine
    the position after the last man move or capture (short lines, little replaying), for a DXP engine
    the position after the opening (a DXP game follows from one start). Then the level, and ``go``
    (with ``draw-offered`` when the opponent offered a draw with its last move).
-3. The referee waits. At a jump limit it calls "Time" by sending ``stop``; when the last deadline passes
-   with no move, the game is lost on time or for improper delay. The engine layer measures each move on
-   a monotonic clock from writing ``go`` to reading ``done``.
+3. The referee waits. At a jump limit it calls "Time" by sending ``stop`` and records a warning, whether
+   a move follows or not; when the last deadline passes with no move, the game is lost on time or for
+   improper delay. The engine layer measures each move on a monotonic clock from writing ``go`` to
+   reading ``done``.
 4. The answer is judged: a late move, a resignation, an accepted draw, an illegal move, or a move that
    is played and recorded, after which the rules, the length limit and score adjudication may end the
    game.
@@ -110,6 +113,19 @@ def result_words(winner: Color | None) -> str:
     return "Draw" if winner is None else f"{color_name(winner)} wins"
 
 
+def ending_words(end: GameEnd, to_move: Color) -> str:
+    """How the rules ended the game, in words that do not name the result again: the referee's reason
+    already starts with it ("White wins: ..."). ``to_move`` is the side to move at the end: the one
+    left without pieces or moves, which wins in the variants where that wins."""
+    if end.reason is EndReason.VARIANT_RULE:
+        return end.detail or end.rule
+    if end.reason is EndReason.NO_PIECES:
+        return f"{color_name(to_move)} has no pieces left"
+    if end.reason is EndReason.NO_LEGAL_MOVES:
+        return f"{color_name(to_move)} has no legal move"
+    return f"by the {end.rule}"
+
+
 def engine_info(info: Info | None) -> EngineInfo | None:
     if info is None:
         return None
@@ -135,6 +151,8 @@ class _Turn:
     warnings: list[str]
     shift: float
     """Seconds from starting the clock to writing ``go``: the budget's deadlines count from ``go``."""
+    time_called: bool = False
+    """The referee called "Time" (sent ``stop``) at the jump limit."""
 
     def deadline(self, moment: float | None) -> float | None:
         return None if moment is None else moment + self.shift
@@ -263,7 +281,8 @@ class Referee:
             if time_call_at is not None:
                 result = await _wait_until(handle, time_call_at)
                 if result is None:
-                    await handle.stop()  # "Time": the outcome of the move says whether it was called
+                    turn.time_called = True  # set first: the warning stands even if the engine then fails
+                    await handle.stop()
             if result is None and forfeit_at is not None:
                 result = await _wait_until(handle, forfeit_at)
             elif result is None:
@@ -280,9 +299,14 @@ class Referee:
                     )
                     return None
         except EngineFault as fault:
+            if turn.time_called:
+                self._note_time_call(turn, "no move came")
+                self._note_turn_warnings(turn)
             self._forfeit(turn.color, fault)
             return None
         if result is None:
+            if turn.time_called:
+                self._note_time_call(turn, "no move came")
             outcome = self.clocks[turn.color].expire()
             with contextlib.suppress(EngineFault):
                 await handle.stop()  # leave the engine ready for its next game
@@ -293,11 +317,9 @@ class Referee:
     def _judge(self, turn: _Turn, result: SearchResult) -> None:
         color = turn.color
         outcome = self.clocks[color].finish_move(result.elapsed)
-        if outcome.time_called and turn.budget.jump_limit is not None:
-            turn.warnings.append(
-                f"Time: called at the jump limit of {turn.budget.jump_limit:.3f} s; "
-                f"the move came after {outcome.elapsed:.3f} s"
-            )
+        # A move measured past the limit counts as called even if it came before ``stop`` was sent.
+        if turn.time_called or outcome.time_called:
+            self._note_time_call(turn, f"the move came after {outcome.elapsed:.3f} s")
         if outcome.lost:
             self._clock_forfeit(turn, outcome, result)
             return
@@ -391,7 +413,7 @@ class Referee:
             termination = _END_REASONS[end.reason]
             named = (Termination.MOVE_COUNT_RULE, Termination.VARIANT_RULE)
             rule = end.rule if termination in named else None
-            self._end(end.winner, termination, end.describe(), rule)
+            self._end(end.winner, termination, ending_words(end, self.game.position.turn), rule)
             return
         limit = self.setup.rules.max_plies
         if limit is not None and self.game.ply >= limit:
@@ -425,6 +447,13 @@ class Referee:
         if budget.forfeit_at is not None:
             allowed_text = f" ({budget.forfeit_at - budget.started_at:.3f} s allowed)"
         self._end(turn.color.opponent, Termination.TIME_FORFEIT, f"{name} lost on time: {late}{allowed_text}")
+
+    def _note_time_call(self, turn: _Turn, what_followed: str) -> None:
+        """Record "Time", called at the jump limit, as a warning of the move."""
+        if turn.budget.jump_limit is not None:
+            turn.warnings.append(
+                f"Time: called at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
+            )
 
     def _note_turn_warnings(self, turn: _Turn) -> None:
         """Warnings of a move that was never played go to the game's own warnings."""

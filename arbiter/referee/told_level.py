@@ -8,7 +8,8 @@ from arbiter.referee.clock import Level as ToldLevel
 
 
 def search_level(told: ToldLevel) -> SearchLevel:
-    """What the engine is told for one search: its true remaining clock, capped by any jump limit."""
+    """What the engine is told for one search: its true remaining clock, or ``moves=1`` with the jump
+    limit when a jump limit caps it (see ``clock.PlayerClock.start_move``)."""
     if told.time is not None:
         return Clock(time=told.time, moves=told.moves, inc=told.inc)
     if told.depth is not None:

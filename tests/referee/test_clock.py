@@ -257,11 +257,30 @@ def test_two_ways_to_capture_already_count_as_several(ways: int, limit: float) -
     assert clock("acf").start_move(now=0.0, jump=JumpSituation(ways)).jump_limit == limit
 
 
-def test_the_told_time_is_capped_by_the_jump_limit() -> None:
+def test_a_jump_limit_shorter_than_the_clock_is_told_as_one_move_in_the_limit() -> None:
     player = clock("acf")
-    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=30 time=60 inc=0"
+    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=1 time=60 inc=0"
     player.finish_move(1.0)
-    assert player.start_move(0.0, SEVERAL_WAYS).level.to_hub() == "level moves=29 time=300 inc=0"
+    assert player.start_move(0.0, SEVERAL_WAYS).level.to_hub() == "level moves=1 time=300 inc=0"
+    player.finish_move(1.0)
+    # The next quiet move is told the whole clock and the moves left in the period again.
+    assert player.start_move(0.0).level.to_hub() == "level moves=28 time=3598 inc=0"
+
+
+def test_a_capped_jump_move_still_tells_the_increment() -> None:
+    player = clock("3600+5 jump")
+    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=1 time=60 inc=5"
+
+
+def test_a_clock_at_or_below_the_jump_limit_is_told_as_it_is() -> None:
+    player = clock("30/600 jump")
+    for _ in range(3):
+        play(player, 190.0)
+    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=27 time=30 inc=0"
+    at_the_limit = clock("30/600 jump")
+    for _ in range(3):
+        play(at_the_limit, 180.0)
+    assert at_the_limit.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=27 time=60 inc=0"
 
 
 def test_a_jump_move_within_the_limit_draws_no_warning() -> None:

@@ -25,6 +25,29 @@ def test_blocking_the_last_man_wins_by_no_legal_move() -> None:
     assert record.plies == 1
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.NO_LEGAL_MOVES)
+    assert record.outcome.reason == "Black wins: White has no legal move"
+
+
+def test_in_anti_checkers_the_side_left_without_pieces_wins_and_is_named() -> None:
+    record = play(
+        game_setup(variant="anti", fen="B:W18:B14"), scripted("white"), scripted("black", "--then", "first")
+    )
+    assert [move.text for move in record.moves] == ["14x23"]
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination) == (Winner.WHITE, Termination.NO_PIECES)
+    assert record.outcome.reason == "White wins: White has no pieces left"
+
+
+def test_a_mule_rule_ending_names_the_winner_once() -> None:
+    record = play(game_setup(variant="mule", fen="B:WM14,30:BM1,10"), scripted("white"), scripted("black"))
+    assert [move.text for move in record.moves] == ["10x17"]
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination, record.outcome.rule) == (
+        Winner.WHITE,
+        Termination.VARIANT_RULE,
+        "all mules lost",
+    )
+    assert record.outcome.reason == "White wins: Black captured White's last mule"
 
 
 def test_threefold_repetition_draws_at_the_eighth_ply_of_a_king_shuffle() -> None:
@@ -43,6 +66,7 @@ def test_forty_move_rule_draws_after_eighty_quiet_king_plies() -> None:
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.MOVE_COUNT_RULE)
     assert record.outcome.rule == "40-move rule"
+    assert record.outcome.reason == "Draw: by the 40-move rule"
     assert record.plies == 80
 
 

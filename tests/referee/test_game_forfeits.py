@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 
 import pytest
-from referee_games import QUICK, game_setup, play, replay, scripted
+from referee_games import QUICK, game_setup, play, received, replay, scripted
 
 from arbiter.engines import EngineConfig
 from arbiter.referee.record import GameOutcome, Termination, Winner
@@ -86,6 +88,26 @@ def test_an_engine_that_answers_nothing_without_a_clock_loses_for_no_answer() ->
     assert ending(record.outcome) == (Winner.WHITE, Termination.NO_ANSWER)
     assert record.plies == 3
     assert record.outcome is not None and "no done" in record.outcome.reason
+
+
+def test_without_a_clock_a_move_that_comes_only_after_stop_still_loses_for_no_answer(tmp_path: Path) -> None:
+    log = tmp_path / "black.log"
+    timeouts = QUICK.model_copy(update={"search": 0.5})
+    # From its second move on, Black thinks 3 s but moves at once when told to stop.
+    slow = ("--sleep", "3", "--sleep-from", "2", "--honour-stop", "--log", str(log))
+    black = scripted("black", *slow, timeouts=timeouts)
+    record = play(game_setup("depth=3", fen=KINGS), scripted("white"), black)
+    assert ending(record.outcome) == (Winner.WHITE, Termination.NO_ANSWER)
+    assert record.plies == 3  # the late move is not played
+    assert record.outcome is not None
+    said = re.fullmatch(
+        r"White wins: Black's engine gave no move within its search timeout of 0.5 s "
+        r"\(it moved (\d+\.\d{3}) s after go, when told to stop\)",
+        record.outcome.reason,
+    )
+    assert said is not None, record.outcome.reason
+    assert 0.5 <= float(said[1]) < 2.5  # it moved on stop, not when its own 3 s were up
+    assert received(log, "stop") == ["stop"]
 
 
 def test_a_program_that_cannot_be_started_forfeits_the_game() -> None:

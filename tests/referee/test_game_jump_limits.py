@@ -3,43 +3,65 @@
 The engine under test is ``tests/engines/slow_on_capture.py``: instant, except that it sleeps a given
 time whenever it must capture (ignoring ``stop`` unless told to honour it). Where a move must land
 between "Time" and the end of the grace minute, the scale is 0.01 (a 0.6 s window) so that a busy
-machine cannot push the move out of it.
+machine cannot push the move out of it. Where no move may come, the engine sleeps far longer than the
+referee may wait, so a referee that waited for the late move would be seen doing so.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from referee_games import game_setup, play, received, scripted, slow_on_capture
 
-from arbiter.referee.record import Termination, Winner
+from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.referee.settings import RefereeRules
 
 ACF = "acf scale=0.005"
 ONE_WAY = "W:W22:B18"  # White must capture, and 22x15 is the only way (it takes Black's last piece)
+# White must capture 22x15 (the only way); Black's man on 4 plays on, and no further capture comes
+# within four plies.
+PLAYS_ON = "W:W22:B4,18"
 SEVERAL_WAYS = "W:W22,32:B17,18,4"  # White must capture: 22x13 or 22x15
+FOUR_PLIES = RefereeRules(max_plies=4)
+
+
+def told(level_line: str) -> tuple[int, float]:
+    """The moves and the time of a ``level moves=M time=T inc=I`` line."""
+    fields = dict(word.split("=") for word in level_line.split()[1:])
+    return int(fields["moves"]), float(fields["time"])
+
+
+def game_seconds(record: GameRecord) -> float:
+    assert record.ended_at is not None
+    return (record.ended_at - record.started_at).total_seconds()
 
 
 def test_one_way_to_capture_gets_time_called_at_one_scaled_minute_and_plays_on(tmp_path: Path) -> None:
     log = tmp_path / "white.log"
     white = slow_on_capture("white", 0.9, "--log", str(log))  # Time at 0.6 s, lost at 1.2 s
-    record = play(game_setup("acf scale=0.01", fen=ONE_WAY), white, scripted("black"))
+    record = play(game_setup("acf scale=0.01", fen=PLAYS_ON, rules=FOUR_PLIES), white, scripted("black"))
     assert record.outcome is not None
-    assert (record.winner, record.outcome.termination) == (Winner.WHITE, Termination.NO_PIECES)
-    [capture] = record.moves
+    assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.MAX_LENGTH)
+    assert record.plies == 4  # the game went on after the late capture
+    capture, *after = record.moves
     assert capture.text == "22x15"
     assert len(capture.warnings) == 1
-    assert capture.warnings[0].startswith("Time: called at the jump limit of 0.600 s")
+    assert capture.warnings[0].startswith("Time: called at the jump limit of 0.600 s; the move came after ")
+    assert all(move.warnings == [] for move in after)
     assert received(log, "stop") == ["stop"]
-    # What the engine is told is its clock capped by the jump limit.
-    assert received(log, "level") == ["level moves=30 time=0.6 inc=0"]
+    # The capture is told as one move due within the jump limit; the next, quiet, move the whole clock.
+    capped, quiet = received(log, "level")
+    assert capped == "level moves=1 time=0.6 inc=0"
+    assert capture.clock is not None
+    moves, seconds = told(quiet)
+    assert moves == 29 and seconds == pytest.approx(capture.clock, abs=0.0006)
 
 
 def test_no_move_one_scaled_minute_after_time_loses_for_improper_delay(tmp_path: Path) -> None:
     log = tmp_path / "white.log"
-    record = play(
-        game_setup(ACF, fen=ONE_WAY), slow_on_capture("white", 0.9, "--log", str(log)), scripted("b")
-    )
+    white = slow_on_capture("white", 3, "--log", str(log))  # its move would come after 3 s
+    record = play(game_setup(ACF, fen=ONE_WAY), white, scripted("b"))
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.IMPROPER_DELAY)
     assert record.plies == 0
@@ -47,15 +69,22 @@ def test_no_move_one_scaled_minute_after_time_loses_for_improper_delay(tmp_path:
         "Black wins: White lost for improper delay: Time was called at the jump limit of 0.300 s "
         "and no move came (0.600 s allowed)"
     )
+    # "Time" is on record although no move followed it.
+    assert record.warnings == ["White, ply 1: Time: called at the jump limit of 0.300 s; no move came"]
     assert received(log, "stop")[0] == "stop"
+    assert 0.6 <= game_seconds(record) < 2.0
 
 
-def test_an_engine_that_stops_when_time_is_called_keeps_playing() -> None:
-    white = slow_on_capture("white", 30, "--honour-stop")
-    record = play(game_setup(ACF, fen=ONE_WAY), white, scripted("black"))
+def test_an_engine_that_stops_when_time_is_called_keeps_playing(tmp_path: Path) -> None:
+    log = tmp_path / "white.log"
+    white = slow_on_capture("white", 30, "--honour-stop", "--log", str(log))
+    record = play(game_setup(ACF, fen=PLAYS_ON, rules=FOUR_PLIES), white, scripted("black"))
     assert record.outcome is not None
-    assert (record.winner, record.outcome.termination) == (Winner.WHITE, Termination.NO_PIECES)
+    assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.MAX_LENGTH)
+    assert [move.side for move in record.moves] == ["white", "black", "white", "black"]
     assert record.moves[0].warnings[0].startswith("Time: called at the jump limit of 0.300 s")
+    assert all(move.warnings == [] for move in record.moves[1:])
+    assert len(received(log, "go")) == 2  # White was asked again after the capture, and moved
 
 
 def test_several_ways_to_capture_allow_five_scaled_minutes_without_a_call(tmp_path: Path) -> None:
@@ -67,7 +96,7 @@ def test_several_ways_to_capture_allow_five_scaled_minutes_without_a_call(tmp_pa
     assert record.moves[0].text in ("22x13", "22x15")
     assert record.moves[0].warnings == []
     assert received(log, "stop") == []
-    assert received(log, "level") == ["level moves=30 time=1.5 inc=0"]
+    assert received(log, "level") == ["level moves=1 time=1.5 inc=0"]
 
 
 def test_several_ways_to_capture_get_time_called_at_five_scaled_minutes() -> None:
@@ -79,18 +108,32 @@ def test_several_ways_to_capture_get_time_called_at_five_scaled_minutes() -> Non
 
 
 def test_several_ways_to_capture_lose_for_improper_delay_one_scaled_minute_after_time() -> None:
-    record = play(game_setup(ACF, fen=SEVERAL_WAYS), slow_on_capture("white", 2.2), scripted("black"))
+    # The engine ignores stop and would move after 6 s; the game must be over at 1.8 s.
+    record = play(game_setup(ACF, fen=SEVERAL_WAYS), slow_on_capture("white", 6), scripted("black"))
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.IMPROPER_DELAY)
-    assert "jump limit of 1.500 s" in record.outcome.reason and "(1.800 s allowed)" in record.outcome.reason
+    assert record.outcome.reason == (
+        "Black wins: White lost for improper delay: Time was called at the jump limit of 1.500 s "
+        "and no move came (1.800 s allowed)"
+    )
+    assert record.warnings == ["White, ply 1: Time: called at the jump limit of 1.500 s; no move came"]
+    assert 1.8 <= game_seconds(record) < 4.0
 
 
-def test_quiet_moves_are_told_the_whole_clock() -> None:
+def test_quiet_moves_are_told_the_whole_clock(tmp_path: Path) -> None:
+    logs = {side: tmp_path / f"{side}.log" for side in ("white", "black")}
     record = play(
         game_setup(ACF, fen="W:WK1,K2:BK31,K32", rules=RefereeRules(max_plies=6)),
-        scripted("w"),
-        scripted("b"),
+        scripted("w", "--log", str(logs["white"])),
+        scripted("b", "--log", str(logs["black"])),
     )
     assert record.outcome is not None and record.outcome.termination is Termination.MAX_LENGTH
     assert all(move.warnings == [] for move in record.moves)
     assert all(move.clock is not None and 17.9 < move.clock <= 18 for move in record.moves)
+    for side, log in logs.items():
+        levels = [told(line) for line in received(log, "level")]
+        clocks = [move.clock for move in record.moves if move.side == side]
+        # Each move is told the moves left in the period and the clock as the last move left it.
+        assert [moves for moves, _ in levels] == [30, 29, 28]
+        before = [18.0, *clocks[:-1]]
+        assert [seconds for _, seconds in levels] == pytest.approx(before, abs=0.0006)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from pathlib import Path
 
-from referee_games import ENGINES
+import pytest
+from referee_games import ENGINES, received
 from typer.testing import CliRunner
 
 from arbiter.cli import app
@@ -17,6 +19,33 @@ runner = CliRunner()
 
 def scripted_command(*args: str) -> str:
     return shlex.join([sys.executable, str(ENGINES / "scripted_player.py"), *args])
+
+
+# White must capture 22x15 (its only move), then Black's 4-8 is its only move; after that White has two.
+FORCED_START = "W:W22:B4,18"
+KINGS = "W:WK1,K2:BK31,K32"  # quiet king moves, no capture for many plies
+
+# The board as `arbiter play` draws it (from White's side, square 1 top left), before and after 22x15.
+BOARD_AT_START = [
+    "     .   .   .   b",
+    "   .   .   .   .  ",
+    "     .   .   .   .",
+    "   .   .   .   .  ",
+    "     .   b   .   .",
+    "   .   w   .   .  ",
+    "     .   .   .   .",
+    "   .   .   .   .  ",
+]
+BOARD_AFTER_CAPTURE = [
+    "     .   .   .   b",
+    "   .   .   .   .  ",
+    "     .   .   .   .",
+    "   .   .   w   .  ",
+    "     .   .   .   .",
+    "   .   .   .   .  ",
+    "     .   .   .   .",
+    "   .   .   .   .  ",
+]
 
 
 def test_the_issue_example_plays_a_game_and_writes_it_as_pdn(tmp_path: Path) -> None:
@@ -94,3 +123,78 @@ def test_bad_options_are_refused_before_any_engine_starts() -> None:
     assert bad_variant.exit_code == 2 and "chess" in bad_variant.output
     bad_adjudication = runner.invoke(app, ["play", "--adjudicate-draw", "small", "random", "random"])
     assert bad_adjudication.exit_code == 2 and "MARGIN:MOVES" in bad_adjudication.output
+
+
+def test_the_live_display_shows_each_move_with_its_time_both_clocks_and_the_board() -> None:
+    white = scripted_command("--name", "w", "--capture-sleep", "0.3")
+    args = ["play", "--tc", "acf scale=0.01", "--fen", FORCED_START, "--max-plies", "2"]
+    result = runner.invoke(app, [*args, white, scripted_command("--name", "b")])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    title = "American checkers / English draughts"
+    header = lines.index(f"{title}, time control acf scale=0.01, from {FORCED_START}")
+    assert lines[header + 1 : header + 9] == BOARD_AT_START
+    capture = lines[header + 9]
+    shown = re.fullmatch(r"   1\. white 22x15 +(\d+\.\d{3}) s   clocks W (\d+\.\d\d)", capture)
+    assert shown is not None, capture
+    elapsed, white_clock = float(shown[1]), float(shown[2])
+    assert elapsed >= 0.3
+    assert white_clock == pytest.approx(36 - elapsed, abs=0.006)  # 30/3600 at scale 0.01: 36 s
+    assert lines[header + 10 : header + 18] == BOARD_AFTER_CAPTURE
+    reply = lines[header + 18]
+    # White moved first from this position, so Black's reply opens move 2, as PDN numbers it.
+    shown = re.fullmatch(r"   2\. black 4-8 +\d+\.\d{3} s   clocks W (\d+\.\d\d) B (\d+\.\d\d)", reply)
+    assert shown is not None, reply
+    assert float(shown[1]) == white_clock and 35.9 < float(shown[2]) <= 36
+    assert "forced move" not in result.output  # forced moves are the engines' own unless asked
+
+
+def test_auto_forced_plays_the_only_move_without_asking_the_engine(tmp_path: Path) -> None:
+    logs = {side: tmp_path / f"{side}.log" for side in ("white", "black")}
+    white = scripted_command("--name", "w", "--log", str(logs["white"]))
+    black = scripted_command("--name", "b", "--log", str(logs["black"]))
+    args = ["play", "--no-board", "--tc", "depth=1", "--fen", FORCED_START, "--max-plies", "3"]
+    result = runner.invoke(app, [*args, "--auto-forced", white, black])
+    assert result.exit_code == 0, result.output
+    moves = [line for line in result.output.splitlines() if re.match(r" +\d+\. ", line)]
+    assert [line.split()[2] for line in moves] == ["22x15", "4-8", moves[2].split()[2]]
+    assert result.output.count("      ! forced move, played by the referee") == 2
+    # Only White's third-ply move, which had a choice, was asked of an engine.
+    assert len(received(logs["white"], "go")) == 1
+    assert received(logs["black"], "go") == []
+
+
+def test_adjudicate_draw_ends_the_game_when_both_scores_stay_level() -> None:
+    white = scripted_command("--name", "w", "--score", "0.1")
+    black = scripted_command("--name", "b", "--score", "-0.1")
+    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-draw", "0.2:2"]
+    result = runner.invoke(app, [*args, white, black])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "Result: 1/2-1/2  Draw: both engines' last 2 scores were within ±0.2  (4 plies)"
+    ]
+
+
+def test_adjudicate_win_ends_the_game_when_both_engines_agree_who_leads() -> None:
+    white = scripted_command("--name", "w", "--score", "5")
+    black = scripted_command("--name", "b", "--score", "-5")
+    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-win", "3:2"]
+    result = runner.invoke(app, [*args, white, black])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "Result: 0-1  White wins: both engines' last 2 scores gave White a lead of more than 3  (4 plies)"
+    ]
+
+
+def test_a_mule_rule_ending_names_the_winner_once() -> None:
+    args = ["play", "-q", "--variant", "mule", "--tc", "depth=1", "--fen", "B:WM14,30:BM1,10"]
+    result = runner.invoke(app, [*args, "random", "random"])
+    assert result.exit_code == 0, result.output
+    result_line = "Result: 0-1  White wins: Black captured White's last mule  (1 ply)"
+    assert result.output.splitlines() == [result_line]
+
+
+def test_the_time_control_help_states_the_margin_and_its_default() -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    assert "margin=S" in result.output and "default 0" in result.output

@@ -62,7 +62,7 @@ def test_the_told_level_becomes_the_search_level(told: Level, expected: object) 
 def test_a_jump_limit_caps_the_time_the_engine_is_told() -> None:
     clock = PlayerClock(parse_time_control("acf scale=0.01"))
     budget = clock.start_move(0.0, JumpSituation(capture_moves=1))
-    assert search_level(budget.level) == Clock(time=0.6, moves=30, inc=0.0)
+    assert search_level(budget.level) == Clock(time=0.6, moves=1, inc=0.0)
 
 
 @pytest.mark.parametrize(
