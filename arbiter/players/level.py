@@ -11,6 +11,8 @@ from arbiter.players.hub_text import HubLine
 DEFAULT_MOVES_TO_GO = 30
 # Part of the increment to spend on each move: the rest is a cushion for later.
 INCREMENT_SHARE = 0.8
+# The most of the clock one move may use.
+MAX_CLOCK_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,9 @@ def time_budget(level: Level) -> TimeBudget:
         usable = max(0.0, level.time - safety_margin(level.time))
         moves_to_go = level.moves if level.moves else DEFAULT_MOVES_TO_GO
         target = min(usable, level.time / moves_to_go + INCREMENT_SHARE * level.inc)
-        clock_hard = min(usable, 2.5 * target)
+        # Never stake more than half the clock on one move: ``moves=1`` is also how the arbiter tells a
+        # capture's ACF jump limit, which counts against the main clock too.
+        clock_hard = min(usable, 2.5 * target, MAX_CLOCK_SHARE * level.time + level.inc)
         # An iteration usually costs several times the previous one: don't start one past half the target.
         clock_soft = 0.5 * target
         hard = clock_hard if hard is None else min(hard, clock_hard)

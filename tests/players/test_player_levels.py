@@ -51,6 +51,12 @@ def test_moves_to_go_share_the_clock() -> None:
     assert many.hard < few.hard
 
 
+def test_one_move_to_go_stakes_at_most_half_the_clock() -> None:
+    # ``moves=1`` is how a capture's ACF jump limit is told; the time it uses leaves the main clock too.
+    budget = time_budget(Level(time=60.0, moves=1))
+    assert budget.hard is not None and 0 < budget.hard <= 30.0
+
+
 def test_the_increment_adds_to_the_time_for_a_move() -> None:
     plain = time_budget(Level(time=100.0))
     with_inc = time_budget(Level(time=100.0, inc=2.0))
