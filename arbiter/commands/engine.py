@@ -26,13 +26,14 @@ from arbiter.engines import (
     create_engine,
 )
 from arbiter.engines.config import ParamValue
+from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
+from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 
 T = TypeVar("T")
 
-ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
-INTERNATIONAL_START = "W" + "b" * 20 + "e" * 10 + "w" * 20
-KNOWN_POSITIONS = {"english": ENGLISH_START, "international": INTERNATIONAL_START}
+# Without --variant: what most Hub engines play, and the only game DXP knows.
+DEFAULT_VARIANT = {"hub": "english", "dxp": "international"}
 
 
 class Protocol(StrEnum):
@@ -50,6 +51,7 @@ class _Report:
 
     def __init__(self) -> None:
         self.failed = False
+        self.illegal: list[str] = []  # moves the rules do not allow, as messages
 
     async def step(self, label: str, action: Callable[[], Awaitable[T]]) -> T:
         started = time.monotonic()
@@ -115,36 +117,52 @@ def _print_identity(engine: EngineClient) -> None:
             typer.echo(f"  {decl.name:<16} {decl.describe():<32} default {decl.default!r}")
 
 
-async def _run_check(config: EngineConfig, variant: str | None, move_time: float, log: Path | None) -> int:
+def _board(variant: Variant) -> str:
+    return f"{variant.geometry.width}x{variant.geometry.height}"
+
+
+def _check_legal(report: _Report, position: Position, result: SearchResult) -> Position | None:
+    """The position after the engine's move, or None (after saying why) when it is not a legal one."""
+    if result.move is None:
+        return None
+    try:
+        return position.play(parse_hub(position, result.move))
+    except MoveTextError as error:
+        report.illegal.append(f"illegal move {result.move} in {position.hub()}: {error}")
+        typer.echo(f"  ILLEGAL: {error}")
+        return None
+
+
+async def _run_check(
+    config: EngineConfig, variant: Variant, defaulted: bool, move_time: float, log: Path | None
+) -> int:
     engine = create_engine(config, stderr_log=log)
     report = _Report()
     typer.echo(f"engine '{config.name}' ({config.protocol}): {' '.join(config.command)}")
+    default_note = " (the default: no --variant given)" if defaulted else ""
+    typer.echo(f"variant {variant.id}{default_note}, {_board(variant)} board")
     typer.echo(f"stderr log: {engine.stderr_log}")
     try:
         await report.step("start", engine.start)
         typer.echo(f"pid {engine.pid}")
         await report.step("handshake", engine.handshake)
         _print_identity(engine)
-        await report.step("configure (init/ready)", lambda: engine.configure(variant))
+        await report.step("configure (init/ready)", lambda: engine.configure(variant.id))
         await report.step("ping", engine.ping)
         await report.step("new game", engine.new_game)
-        positions = (
-            [KNOWN_POSITIONS[variant]] if variant in KNOWN_POSITIONS else list(KNOWN_POSITIONS.values())
-        )
-        if config.protocol == "dxp":
-            positions = [INTERNATIONAL_START]
+        # The variant's own start, from the rules; then the engine's reply to its own first move.
+        start = Position.start(variant)
         level = MoveTime(move_time)
         limit = move_time + config.timeouts.stop + 5.0
-        for position in positions:
-            board = "8x8" if len(position) == 33 else "10x10"
-            search = partial(engine.search, position, level=level, timeout=limit)
-            first = await report.step(f"search {board} start", partial(search, []))
-            typer.echo(f"  -> {_describe_result(first)}")
-            if first.move is None:
-                continue
+        search = partial(engine.search, start.hub(), level=level, timeout=limit)
+        first = await report.step("search start", partial(search, []))
+        typer.echo(f"  -> {_describe_result(first)}")
+        after = _check_legal(report, start, first)
+        if first.move is not None and after is not None:
             await engine.new_game()
-            reply = await report.step(f"search {board} after {first.move}", partial(search, [first.move]))
+            reply = await report.step(f"search after {first.move}", partial(search, [first.move]))
             typer.echo(f"  -> {_describe_result(reply)}")
+            _check_legal(report, after, reply)
             await engine.new_game()
     except EngineFault:
         pass
@@ -153,19 +171,23 @@ async def _run_check(config: EngineConfig, variant: str | None, move_time: float
         typer.echo(f"error: {error}", err=True)
         return 2
     await report.step("quit", engine.quit)
-    if engine.faults:
+    problems = [f"{fault.kind}: {fault.message}" for fault in engine.faults] + report.illegal
+    if problems:
         typer.echo("faults")
-        for fault in engine.faults:
-            typer.echo(f"  {fault.kind}: {fault.message}")
+        for problem in problems:
+            typer.echo(f"  {problem}")
     else:
         typer.echo("faults: none")
-    return 1 if engine.faults or report.failed else 0
+    return 1 if problems or report.failed else 0
 
 
 def check_command(
     command: list[str] = typer.Argument(..., help="The engine's program and its arguments (after --)."),
     variant: str | None = typer.Option(
-        None, "--variant", "-v", help="Variant id to set and to search (english, international)."
+        None,
+        "--variant",
+        "-v",
+        help="Variant id to set and to search from its start (default: english; DXP: international).",
     ),
     protocol: Protocol = typer.Option(Protocol.hub, "--protocol", help="hub or dxp."),
     name: str | None = typer.Option(None, "--name", help="A name for the engine (default: the program)."),
@@ -180,8 +202,13 @@ def check_command(
 ) -> None:
     """Start an engine, run the handshake and a few searches, and report identity, timings and faults.
 
-    Example: arbiter engine check --variant english -- ./my-engine --hub
+    Example: arbiter engine check --variant international -- ./my-engine --hub
     """
+    try:
+        rules = get_variant(variant or DEFAULT_VARIANT[protocol.value])
+    except UnknownVariantError as error:
+        typer.echo(f"error: --variant: {error}", err=True)
+        raise typer.Exit(2) from None
     try:
         config = EngineConfig(
             name=name or Path(command[0]).name,
@@ -196,7 +223,7 @@ def check_command(
         problems = "; ".join(f"{'.'.join(map(str, item['loc']))}: {item['msg']}" for item in error.errors())
         typer.echo(f"error: {problems}", err=True)
         raise typer.Exit(2) from None
-    code = asyncio.run(_run_check(config, variant, move_time, log))
+    code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))
     raise typer.Exit(code)
 
 

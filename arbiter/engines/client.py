@@ -306,9 +306,13 @@ class EngineClient(ABC):
                 )
             )
         if report.strays:
-            listed = ", ".join(f"{entry.pid} ({entry.command})" for entry in report.strays)
+            outside = ", outside its process group"
+            listed = ", ".join(
+                f"{entry.pid} ({entry.command}{'' if entry.pgid == self.pid else outside})"
+                for entry in report.strays
+            )
             self._record(
-                StrayProcesses(self.name, f"left processes running after it exited: {listed}; killed")
+                StrayProcesses(self.name, f"left processes running after it exited: {listed}; ended")
             )
         if report.unkillable:
             listed = ", ".join(str(entry.pid) for entry in report.unkillable)

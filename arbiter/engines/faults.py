@@ -130,7 +130,8 @@ class QuitTimeout(EngineFault):
 
 
 class StrayProcesses(EngineFault):
-    """Processes the engine started were still alive after it exited; they were killed."""
+    """Processes the engine started (in its process group or not) were still running after it exited;
+    they were ended."""
 
     kind = "stray_processes"
     fatal = False

@@ -127,7 +127,10 @@ class HubEngine(EngineClient):
         super().__init__(config, stderr_log=stderr_log)
         self._inbox: Inbox[HubLine] = Inbox()
         self._expected: frozenset[str] = frozenset()  # commands a waiting call wants to receive
-        self._pongs: deque[asyncio.Future[float]] = deque()
+        # Pongs carry no number: the n-th pong answers the n-th ping, even when that ping has given up.
+        self._pings_sent = 0
+        self._pongs_read = 0
+        self._pongs: dict[int, asyncio.Future[float]] = {}  # by the number of the ping still waiting
         self._search: HubSearch | None = None
 
     # -- start-up -----------------------------------------------------------------------------------
@@ -270,15 +273,17 @@ class HubEngine(EngineClient):
     async def _round_trip(self, timeout: float) -> float | None:
         """Seconds from `ping` to `pong`, or None after ``timeout``."""
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._pongs.append(future)
+        self._pings_sent += 1
+        number = self._pings_sent
+        self._pongs[number] = future
         sent = time.monotonic()
         self._send("ping")
         try:
             async with asyncio.timeout(timeout):
                 answered = await future
         except TimeoutError:
-            if future in self._pongs:
-                self._pongs.remove(future)
+            # Its pong may still come: it is then counted, and not taken for the answer to a later ping.
+            self._pongs.pop(number, None)
             return None
         return answered - sent
 
@@ -292,7 +297,7 @@ class HubEngine(EngineClient):
     def _wake_all(self, fault: EngineFault) -> None:
         self._inbox.fail(fault)
         while self._pongs:
-            pong = self._pongs.popleft()
+            _, pong = self._pongs.popitem()
             if not pong.done():
                 pong.set_exception(fault)
                 pong.exception()  # mark as seen: nobody may be waiting any more
@@ -325,8 +330,11 @@ class HubEngine(EngineClient):
             else:
                 search._complete(message, at)
         elif command == "pong":
-            if self._pongs:
-                self._pongs.popleft().set_result(at)
+            if self._pongs_read < self._pings_sent:  # a pong nobody asked for answers nothing
+                self._pongs_read += 1
+                waiting = self._pongs.pop(self._pongs_read, None)
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(at)
         elif command == "error":
             detail = message.fields.get("message", text)
             self._record(EngineReportedError(self.name, f"reported an error: {detail}"))

@@ -1,5 +1,8 @@
 """One engine's child process: started without a shell, in its own session, ended without leftovers.
 
+Every process the engine starts is ended with it, even one that left its session: see ``leftovers``.
+When the engine exits on its own (a crash, a kill from outside), what it left running is ended at once.
+
 The process writes its protocol output to a pipe that is cut into lines here, with a cap on the length
 of a line and on the bytes that may follow one command, so a misbehaving engine cannot make the arbiter
 buffer without bound. Its stderr goes to a log file (also capped) and never into the protocol stream.
@@ -21,27 +24,23 @@ from typing import BinaryIO, Protocol
 
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartFailed, StderrFlood
-from arbiter.engines.process_group import (
-    ProcessEntry,
-    become_subreaper,
-    kill_and_wait,
-    remaining_members,
-    signal_group,
-)
+from arbiter.engines.leftovers import EngineProcesses
+from arbiter.engines.process_group import ProcessEntry, become_subreaper, signal_group
+from arbiter.engines.process_marker import MARKER_VARIABLE, marker_value, new_token
 
 _TAIL_BYTES = 2048
 # After the process exits, how long its last output may take to arrive when a leftover child keeps the
 # pipe open (normally end-of-file comes at once).
 _EXIT_FLUSH_SECONDS = 0.2
 
-_live_groups: set[int] = set()
+_live_engines: dict[int, EngineProcesses] = {}
 
 
 @atexit.register
-def _kill_live_groups() -> None:
+def _kill_live_engines() -> None:
     """Last resort if the arbiter exits without closing its engines: leave no engine running."""
-    for pgid in list(_live_groups):
-        signal_group(pgid, signal.SIGKILL)
+    for processes in list(_live_engines.values()):
+        processes.signal(signal.SIGKILL)
 
 
 class OutputListener(Protocol):
@@ -61,7 +60,8 @@ class OutputListener(Protocol):
 class ShutdownReport:
     returncode: int | None
     terminated: bool  # it had to be sent SIGTERM/SIGKILL
-    strays: list[ProcessEntry] = field(default_factory=list)  # left alive after the engine itself exited
+    # Left alive after the engine itself exited (or, when it was terminated, outside its process group).
+    strays: list[ProcessEntry] = field(default_factory=list)
     unkillable: list[ProcessEntry] = field(default_factory=list)
 
 
@@ -101,6 +101,7 @@ class _PipeProtocol(asyncio.SubprocessProtocol):
         # Before any other callback: a process may exit before subprocess_exec() even returns.
         assert isinstance(transport, asyncio.SubprocessTransport)
         self._owner._transport = transport
+        self._owner.pid = transport.get_pid()
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         self._owner._data_received(fd, data)
@@ -122,6 +123,7 @@ class EngineProcess:
         log: BinaryIO,
         log_path: Path,
         stdout_is_protocol: bool,
+        token: str,
     ) -> None:
         self.config = config
         self.log_path = log_path
@@ -139,6 +141,9 @@ class EngineProcess:
         self._stdout_closed = asyncio.Event()
         self._returncode: int | None = None
         self.pid = 0
+        self._token = token  # in the environment of the engine and of everything it starts
+        self._ending = False  # shutdown() has begun
+        self._sweep: asyncio.Task[tuple[list[ProcessEntry], list[ProcessEntry]]] | None = None
 
     @classmethod
     async def spawn(
@@ -157,9 +162,11 @@ class EngineProcess:
         env = dict(os.environ) if config.inherit_env else {}
         env.update(config.env)
         env.update(extra_env or {})
+        token = new_token()
+        env[MARKER_VARIABLE] = marker_value(token, env.get(MARKER_VARIABLE))
         stderr_log.parent.mkdir(parents=True, exist_ok=True)
         log = stderr_log.open("ab")
-        process = cls(config, listener, log, stderr_log, stdout_is_protocol)
+        process = cls(config, listener, log, stderr_log, stdout_is_protocol, token)
         loop = asyncio.get_running_loop()
         try:
             transport, _ = await loop.subprocess_exec(
@@ -178,13 +185,18 @@ class EngineProcess:
             log.close()
             raise StartFailed(config.name, _start_error_text(args, config.working_dir, error)) from error
         process.pid = transport.get_pid()
-        _live_groups.add(process.pid)
+        _live_engines[process.pid] = process.processes
         header = f"[arbiter] started pid {process.pid}: {' '.join(args)}\n"
         log.write(header.encode())
         log.flush()
         return process
 
     # -- state -------------------------------------------------------------------------------------
+
+    @property
+    def processes(self) -> EngineProcesses:
+        """How this engine's processes are found: its process group and its token."""
+        return EngineProcesses(self.pid, self._token)
 
     @property
     def returncode(self) -> int | None:
@@ -337,6 +349,12 @@ class EngineProcess:
         assert self._transport is not None
         self._returncode = self._transport.get_returncode()
         self._exited.set()
+        if not self._ending and self._sweep is None:
+            # It ended on its own (crashed, or was killed from outside): what it started goes now, not
+            # whenever the engine is closed; shutdown() reports it.
+            self._sweep = asyncio.get_running_loop().create_task(
+                self._end_leftovers(self.config.timeouts.kill, group_dying=False)
+            )
         if not self._stdout_closed.is_set():
             # A child the engine left behind may hold the pipe open: do not wait for end-of-file forever.
             asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
@@ -344,10 +362,11 @@ class EngineProcess:
     # -- ending ------------------------------------------------------------------------------------
 
     async def shutdown(self, quit_grace: float, kill_grace: float) -> ShutdownReport:
-        """Close stdin, give the engine ``quit_grace`` seconds to exit, then SIGTERM and SIGKILL the group.
+        """Close stdin, give the engine ``quit_grace`` seconds to exit, then SIGTERM and SIGKILL its group.
 
-        Whatever the engine left running in its group is killed too and reported as strays.
+        Whatever the engine left running, in its group or out of it, is ended too and reported as strays.
         """
+        self._ending = True
         self.close_stdin()
         # Drain what is still coming so that a blocked writer can reach its exit.
         self._reading_stopped = True
@@ -359,11 +378,12 @@ class EngineProcess:
             if not await self.wait_exit(kill_grace):
                 signal_group(self.pid, signal.SIGKILL)
                 await self.wait_exit(kill_grace + 5.0)
-        alive = [entry for entry in remaining_members(self.pid, self.pid) if not entry.zombie]
-        # After an exit of its own, what is left would have outlived the engine; after SIGTERM to the
-        # group, the rest is simply still dying.
-        strays = [] if terminated else alive
-        unkillable = await kill_and_wait(self.pid, self.pid, kill_grace + 1.0) if alive else []
+        strays: list[ProcessEntry] = []
+        if self._sweep is not None:  # begun when the engine exited on its own
+            strays, _ = await self._sweep
+        # Again, for anything started since: what is still there after this one cannot be ended.
+        late_strays, unkillable = await self._end_leftovers(kill_grace, group_dying=terminated)
+        strays += late_strays
         if self._transport is not None:
             self._transport.close()
         # Let the pipes' closing callbacks run before the loop may be closed.
@@ -371,8 +391,26 @@ class EngineProcess:
         await asyncio.sleep(0)
         self._log.close()
         if not unkillable:
-            _live_groups.discard(self.pid)
+            _live_engines.pop(self.pid, None)
         return ShutdownReport(self._returncode, terminated, strays, unkillable)
+
+    async def _end_leftovers(
+        self, kill_grace: float, group_dying: bool
+    ) -> tuple[list[ProcessEntry], list[ProcessEntry]]:
+        """End what the engine left running once it has exited: (the strays, what could not be ended).
+
+        After an exit of its own, whatever is left would have outlived the engine. After SIGTERM to its
+        group, the rest of the group is simply still dying, but what left the group is still a stray.
+        """
+        found = self.processes.find()
+        strays = [
+            entry
+            for entry in found
+            if not entry.zombie and entry.pid != self.pid and not (group_dying and entry.pgid == self.pid)
+        ]
+        if not found:
+            return strays, []
+        return strays, await self.processes.end(found, kill_grace, kill_grace + 1.0)
 
 
 def _start_error_text(args: Sequence[str], cwd: Path | None, error: BaseException) -> str:

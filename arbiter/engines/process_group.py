@@ -1,19 +1,18 @@
-"""Every process of one engine, found and ended through the operating system.
+"""Processes as the operating system shows them: read from /proc, signalled, and reaped.
 
 An engine runs in its own process group (its own session), so the group id is the engine's pid and
-everything it starts stays in that group unless it deliberately leaves it. On Linux the arbiter also
-makes itself a child subreaper: a process whose parent died is then handed to the arbiter instead of to
-init, so the arbiter can reap it and leave no zombie behind even where init does not reap.
+everything it starts stays in that group unless it deliberately leaves it (those are found by the
+marker in their environment, see ``process_marker``). On Linux the arbiter also makes itself a child
+subreaper: a process whose parent died is then handed to the arbiter instead of to init, so the arbiter
+can reap it and leave no zombie behind even where init does not reap.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import ctypes
 import os
 import signal
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,7 @@ class ProcessEntry:
     pgid: int
     state: str  # one letter, as in ps: R running, S sleeping, Z zombie, ...
     command: str
+    start_time: int = 0  # clock ticks after boot: with the pid, it names one process though pids are reused
 
     @property
     def zombie(self) -> bool:
@@ -52,14 +52,27 @@ def _read_entry(stat_file: Path) -> ProcessEntry | None:
         text = stat_file.read_text()
     except OSError:  # the process ended while we looked
         return None
-    # "pid (command) state ppid pgrp ..." where the command may itself hold spaces and parentheses.
+    # "pid (command) state ppid pgrp ..." where the command may itself hold spaces and parentheses;
+    # the start time is the 22nd field of the line, the 20th after the command.
     head, _, tail = text.rpartition(")")
     pid_text, _, command = head.partition(" (")
     fields = tail.split()
     try:
-        return ProcessEntry(int(pid_text), int(fields[1]), int(fields[2]), fields[0], command)
+        return ProcessEntry(
+            int(pid_text), int(fields[1]), int(fields[2]), fields[0], command, int(fields[19])
+        )
     except (ValueError, IndexError):
         return None
+
+
+def read_entry(pid: int) -> ProcessEntry | None:
+    """The process with this pid now, or None when there is none."""
+    return _read_entry(Path(f"/proc/{pid}/stat"))
+
+
+def is_same_process(entry: ProcessEntry, current: ProcessEntry | None) -> bool:
+    """Whether ``current`` (read now) is still the process ``entry`` was read from, not a reuse of its pid."""
+    return current is not None and current.pid == entry.pid and current.start_time == entry.start_time
 
 
 def group_members(pgid: int) -> list[ProcessEntry]:
@@ -88,40 +101,39 @@ def signal_group(pgid: int, sig: signal.Signals) -> bool:
     return True
 
 
-def _reap_adopted(members: list[ProcessEntry], leader: int) -> None:
-    """Reap zombies the arbiter adopted (not the leader: asyncio's child watcher reaps that one)."""
+def signal_process(entry: ProcessEntry, sig: signal.Signals) -> bool:
+    """Send ``sig`` to the process ``entry`` was read from; False when it is gone or its pid was reused.
+
+    A pidfd is opened first and the process checked after: if the pid was already reused, the check
+    fails; if it is reused after the check, the pidfd still names the old process, so the signal can
+    never reach a stranger.
+    """
+    try:
+        handle = os.pidfd_open(entry.pid)
+    except ProcessLookupError:
+        return False
+    except OSError:  # a kernel without pidfds: the check below leaves only a tiny window
+        handle = -1
+    try:
+        if not is_same_process(entry, read_entry(entry.pid)):
+            return False
+        if handle >= 0:
+            signal.pidfd_send_signal(handle, sig)
+        else:
+            os.kill(entry.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    finally:
+        if handle >= 0:
+            os.close(handle)
+    return True
+
+
+def reap_adopted(entries: list[ProcessEntry], leader: int) -> None:
+    """Reap the zombies among ``entries`` that the arbiter adopted (not the leader: asyncio's child watcher
+    reaps that one). Only these pids are waited for, so no other child of the arbiter is taken."""
     me = os.getpid()
-    for entry in members:
+    for entry in entries:
         if entry.zombie and entry.ppid == me and entry.pid != leader:
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(entry.pid, os.WNOHANG)
-
-
-def remaining_members(pgid: int, leader: int) -> list[ProcessEntry]:
-    """Members still present after reaping what the arbiter can reap.
-
-    A zombie whose parent is neither the arbiter nor another member is out of reach (its parent is some
-    init that will reap it, or not); it holds no resources but a pid, so it is not waited for.
-    """
-    _reap_adopted(group_members(pgid), leader)
-    members = group_members(pgid)
-    pids = {entry.pid for entry in members}
-    me = os.getpid()
-    return [entry for entry in members if not entry.zombie or entry.ppid == me or entry.ppid in pids]
-
-
-async def kill_and_wait(pgid: int, leader: int, timeout: float) -> list[ProcessEntry]:
-    """SIGKILL the group until it is empty or ``timeout`` passes; returns what could not be ended.
-
-    Zombies whose parent is not the arbiter are left out: their parent (a dying group member) will be
-    gone in a moment and they are then adopted and reaped here.
-    """
-    deadline = time.monotonic() + timeout
-    while True:
-        members = remaining_members(pgid, leader)
-        alive = [entry for entry in members if not entry.zombie]
-        if alive:
-            signal_group(pgid, signal.SIGKILL)
-        if not members or time.monotonic() >= deadline:
-            return members
-        await asyncio.sleep(0.01)

@@ -2,8 +2,8 @@
 
 It plays no draughts: when it is its turn it sends the next move of --moves. Every message it receives
 is written, decoded by its own reader, as one JSON line to --record, so tests can check what the
-arbiter sent. Options make it misbehave: refuse games, resign, claim a draw, send garbage, crash, chat,
-ask for a take-back.
+arbiter sent. Options make it misbehave: refuse games, never answer a game request, resign, claim a
+draw, send garbage, crash, chat, ask for a take-back.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ class Follower:
         self.options = options
         self.connection = connection
         self.moves = options.moves.split(",") if options.moves else ["32-28"]
+        self.black_moves = options.black_moves.split(",") if options.black_moves else self.moves
         self.played = 0
         self.colour = "W"
         self.to_move = "W"
@@ -92,6 +93,8 @@ class Follower:
     def handle(self, message: dict[str, object]) -> bool:
         kind = message["type"]
         if kind == "R":
+            if self.options.silent_on_request:
+                return True
             if self.options.refuse:
                 self.send(b"A" + self.options.name.ljust(32).encode() + b"2\0")
                 return True
@@ -136,7 +139,8 @@ class Follower:
         if self.played == options.hang_at:
             while True:
                 time.sleep(3600)
-        move = self.moves[(self.played - 1) % len(self.moves)]
+        moves = self.black_moves if self.colour == "Z" else self.moves
+        move = moves[(self.played - 1) % len(moves)]
         self.send(encode_move(move, seconds=self.played))
         self.to_move = "Z" if self.colour == "W" else "W"
 
@@ -148,8 +152,10 @@ def main() -> None:
     side.add_argument("--connect", type=int, help="connect to the arbiter on this port")
     parser.add_argument("--name", default="follower")
     parser.add_argument("--moves", default="")
+    parser.add_argument("--black-moves", default="", help="its moves when it plays black (default: --moves)")
     parser.add_argument("--record", default="")
     parser.add_argument("--refuse", action="store_true")
+    parser.add_argument("--silent-on-request", action="store_true", help="never answer a game request")
     parser.add_argument("--chat", default="")
     parser.add_argument("--ask-takeback", action="store_true")
     for event in ("crash", "garbage", "resign", "draw", "hang"):

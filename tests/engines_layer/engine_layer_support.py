@@ -61,6 +61,13 @@ def process_exists(pid: int) -> bool:
     return Path(f"/proc/{pid}").exists()
 
 
+def group_and_session(pid: int) -> tuple[int, int]:
+    """The process group and the session of a running process, read from /proc."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rfind(")") + 2 :].split()
+    return int(fields[2]), int(fields[3])
+
+
 def assert_nothing_left(pid: int, *others: int) -> None:
     """Right after quit(): no process of the engine's group, and none of ``others``, is left, neither
     running nor as a zombie."""

@@ -189,6 +189,24 @@ def test_an_engine_that_never_connects_or_listens_is_a_handshake_timeout(tmp_pat
     assert_nothing_left(engine.pid)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_an_engine_that_never_answers_the_game_request_is_a_ready_timeout(tmp_path: Path, mode: str) -> None:
+    async def scenario() -> DxpEngine:
+        config = dxp_config(mode, "--silent-on-request", timeouts={"ready": 0.3})
+        engine = DxpEngine(config, stderr_log=tmp_path / "l")
+        await engine.open("international")  # connected: the game request comes with the first search
+        with pytest.raises(EngineFault) as caught:
+            await engine.search(INTERNATIONAL_START, [], Depth(1))
+        assert caught.value.kind == "ready_timeout"
+        assert "did not answer the game request within 0.3 s" in caught.value.message
+        await engine.quit()
+        return engine
+
+    engine = asyncio.run(scenario())
+    assert [fault.kind for fault in engine.faults] == ["ready_timeout"]
+    assert_nothing_left(engine.pid)
+
+
 def test_a_dxp_engine_that_exits_at_start_is_a_startup_exit(tmp_path: Path) -> None:
     async def scenario() -> DxpEngine:
         config = EngineConfig(

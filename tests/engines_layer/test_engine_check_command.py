@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
+import pytest
 import typer
 from engine_layer_support import engine_command
 from typer.testing import CliRunner
 
 from arbiter.commands import engine as engine_commands
+from arbiter.players import PLAYER_MODULES
 
 
 def run_check(*args: str) -> tuple[int, str]:
@@ -33,27 +36,54 @@ def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: 
     assert re.search(r"^  hash\s+int 1..1024\s+default '16'$", output, re.MULTILINE)
     for step in ("start", "handshake", "configure (init/ready)", "ping", "quit"):
         assert re.search(rf"^{re.escape(step)}\s+\d+\.\d{{4}} s$", output, re.MULTILINE), step
-    # Without --variant: the English and the international start, each then after the engine's own move.
-    assert "search 8x8 start" in output and "-> 11-15 in" in output
-    assert "search 8x8 after 11-15" in output and "-> 23-19 in" in output
-    assert "search 10x10 start" in output and "-> 32-28 in" in output
+    # Without --variant: English, said so, from its start and then after the engine's own move.
+    assert "variant english (the default: no --variant given), 8x8 board" in output
+    assert re.search(r"^search start\s+\d", output, re.MULTILINE) and "-> 11-15 in" in output
+    assert "search after 11-15" in output and "-> 23-19 in" in output
     assert "depth 3, score 0.25, nodes 1234" in output
     assert output.rstrip().endswith("faults: none")
     assert f"stderr log: {log}" in output
 
 
-def test_check_with_a_variant_sets_it_and_searches_that_board_only() -> None:
+def test_check_with_a_variant_sets_it_and_searches_from_its_start() -> None:
     code, output = run_check(
         "--variant", "international", "--set", "hash=32", "--", *engine_command("instant_hub.py")
     )
     assert code == 0, output
-    assert "search 10x10 start" in output and "search 8x8" not in output
+    assert "variant international, 10x10 board" in output
+    assert "-> 32-28 in" in output and "search after 32-28" in output and "-> 19-23 in" in output
+
+
+@pytest.mark.parametrize("variant", [None, "english", "international", "russian", "frisian", "turkish"])
+@pytest.mark.parametrize("player", list(PLAYER_MODULES))
+def test_check_finds_no_fault_in_a_bundled_engine(player: str, variant: str | None) -> None:
+    chosen = ["--variant", variant] if variant is not None else []
+    command = [sys.executable, "-m", PLAYER_MODULES[player]]
+    code, output = run_check(*chosen, "--move-time", "0.05", "--", *command)
+    assert code == 0, output
+    assert output.rstrip().endswith("faults: none")
+    assert f"variant {variant or 'english'}" in output
+    assert re.search(r"^search after \d+[-x]\d+", output, re.MULTILINE), output
+
+
+def test_check_reports_a_move_the_rules_do_not_allow_and_fails() -> None:
+    # The test engine plays 11-15 on every 8x8 board; in Russian draughts White moves first, from 21-32.
+    code, output = run_check("--variant", "russian", "--", *engine_command("instant_hub.py"))
+    assert code == 1
+    assert "-> 11-15 in" in output and "ILLEGAL" in output
+    assert "illegal move 11-15 in Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww" in output
+
+
+def test_check_refuses_a_variant_the_rules_do_not_know() -> None:
+    code, output = run_check("--variant", "chess", "--", *engine_command("instant_hub.py"))
+    assert code == 2
+    assert "unknown variant 'chess'" in output and "english" in output
 
 
 def test_check_names_the_fault_of_a_misbehaving_engine_and_fails() -> None:
     code, output = run_check("--variant", "english", "--", *engine_command("crash_in_search.py"))
     assert code == 1
-    assert re.search(r"^search 8x8 start\s+FAULT crashed after", output, re.MULTILINE)
+    assert re.search(r"^search start\s+FAULT crashed after", output, re.MULTILINE)
     assert "crashed: stopped unexpectedly: it was killed by SIGSEGV" in output
 
 
@@ -69,8 +99,10 @@ def test_check_refuses_a_parameter_setting_without_a_value() -> None:
 
 
 def test_check_plays_a_dxp_engine_too() -> None:
-    command = engine_command("dxp_follower.py", "--connect", "{port}", "--moves", "33-29")
+    command = engine_command(
+        "dxp_follower.py", "--connect", "{port}", "--moves", "33-29", "--black-moves", "18-23"
+    )
     code, output = run_check("--protocol", "dxp", "--dxp-mode", "engine_connects", "--", *command)
     assert code == 0, output
-    assert "search 10x10 start" in output and "-> 33-29 in" in output
-    assert "search 10x10 after 33-29" in output
+    assert "variant international (the default: no --variant given), 10x10 board" in output
+    assert "-> 33-29 in" in output and "search after 33-29" in output and "-> 18-23 in" in output

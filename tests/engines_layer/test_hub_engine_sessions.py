@@ -12,6 +12,7 @@ from engine_layer_support import (
     ENGINES,
     ENGLISH_START,
     INTERNATIONAL_START,
+    RELAXED,
     assert_nothing_left,
     hub_config,
 )
@@ -27,9 +28,12 @@ from arbiter.engines import (
     MoveTime,
     Nodes,
     SearchTimeout,
+    Timeouts,
     VariantUnsupported,
     probe_engine,
 )
+from arbiter.notation.movetext import parse_hub
+from arbiter.rules import Position, get_variant
 
 
 async def opened(config: EngineConfig, tmp_path: Path, variant: str | None = "english") -> HubEngine:
@@ -305,3 +309,47 @@ def test_probing_checks_every_variant_of_a_tournament_and_leaves_nothing_running
         asyncio.run(probe_engine(config, ["english", "italian"], stderr_log=tmp_path / "probe.log"))
     with pytest.raises(EngineConfigError, match="'hash'"):
         asyncio.run(probe_engine(hub_config("instant_hub.py", params={"hash": 0}), ["english"]))
+
+
+def test_a_pong_that_comes_after_its_ping_gave_up_is_not_the_answer_to_the_next_ping(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        # slow_pong.py answers each ping one second late, one after the other.
+        engine = await opened(hub_config("slow_pong.py", "1.0"), tmp_path)
+        assert await engine._round_trip(0.5) is None  # the first ping gives up; its pong comes later
+        answered = await engine._round_trip(10.0)
+        # Its own pong is written one second after the late one; the late one would have taken 0.5 s.
+        assert answered is not None and answered >= 1.0
+        await engine.quit()
+        assert engine.faults == []
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("player", ["random", "greedy", "alphabeta"])
+def test_ponder_hit_turns_a_bundled_engine_s_ponder_search_into_its_move(tmp_path: Path, player: str) -> None:
+    async def scenario() -> None:
+        config = EngineConfig(
+            name=player,
+            command=[sys.executable, "-m", f"arbiter.players.{player}"],
+            timeouts=Timeouts(**RELAXED),
+        )
+        engine = await opened(config, tmp_path)
+        # Pondering on the opponent's expected reply 23-19 to 11-15: the clock is not yet running.
+        handle = await engine.begin_search(ENGLISH_START, ["11-15", "23-19"], MoveTime(0.1), mode="ponder")
+        assert await handle.wait(0.8) is None
+        await engine.ponder_hit()
+        result = await handle.wait(10.0)
+        assert result is not None and result.move is not None and not result.stopped
+        english = get_variant("english")
+        position = Position.start(english)
+        for played in ("11-15", "23-19"):
+            position = position.play(parse_hub(position, played))
+        assert parse_hub(position, result.move) in position.legal_moves()
+        await engine.ponder_hit()  # nothing to hit any more: nothing is sent
+        assert (await engine.search(ENGLISH_START, [], Depth(1))).move is not None
+        await engine.quit()
+        assert engine.faults == []
+
+    asyncio.run(scenario())

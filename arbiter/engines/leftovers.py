@@ -1,0 +1,102 @@
+"""Every process of one engine, in its process group or out of it, found and ended without leftovers.
+
+A process is the engine's when it is in the engine's process group (the group id is the engine's pid)
+or when it carries the engine's token in its environment (see ``process_marker``): the second finds the
+ones that left the group with ``setsid``. Ending them is SIGTERM, then SIGKILL to what is still there,
+until every one of them is gone and the zombies the arbiter adopted are reaped. A process is followed by
+its pid and start time, so a pid reused by someone else's process is never signalled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from arbiter.engines.process_group import (
+    ProcessEntry,
+    group_members,
+    is_same_process,
+    read_entry,
+    reap_adopted,
+    signal_group,
+    signal_process,
+)
+from arbiter.engines.process_marker import marked_processes
+
+_POLL_SECONDS = 0.01
+
+
+@dataclass(frozen=True)
+class EngineProcesses:
+    """How the processes of one engine are recognised: its process group (the engine's pid) and its
+    token."""
+
+    leader: int
+    token: str
+
+    def find(self) -> list[ProcessEntry]:
+        """The engine's processes now, zombies of its group included, wherever they moved."""
+        found = {entry.pid: entry for entry in group_members(self.leader)}
+        for entry in marked_processes(self.token):
+            found.setdefault(entry.pid, entry)
+        found.pop(os.getpid(), None)
+        return list(found.values())
+
+    def signal(self, sig: signal.Signals, entries: Iterable[ProcessEntry] | None = None) -> None:
+        """``sig`` to the whole group, and to each of ``entries`` (default: every process that carries
+        the token) that is outside it."""
+        signal_group(self.leader, sig)
+        for entry in marked_processes(self.token) if entries is None else entries:
+            if entry.pgid != self.leader and not entry.zombie:
+                signal_process(entry, sig)
+
+    async def end(
+        self, found: Iterable[ProcessEntry], term_grace: float, kill_timeout: float
+    ) -> list[ProcessEntry]:
+        """SIGTERM ``found`` and whatever else of the engine turns up meanwhile; SIGKILL what is still
+        running after ``term_grace`` seconds; reap what the arbiter adopted. Returns what is still there
+        ``kill_timeout`` seconds after that."""
+        known = {entry.pid: entry for entry in found}
+        self.signal(signal.SIGTERM, known.values())
+        started = time.monotonic()
+        while True:
+            for entry in self.find():
+                if entry.pid not in known:  # started while the others were being ended
+                    known[entry.pid] = entry
+                    self.signal(signal.SIGTERM, [entry])
+            left = self._remaining(known)
+            if not left:
+                return []
+            waited = time.monotonic() - started
+            if waited >= term_grace + kill_timeout:
+                return left
+            if waited >= term_grace:
+                self.signal(signal.SIGKILL, [entry for entry in left if not entry.zombie])
+            await asyncio.sleep(_POLL_SECONDS)
+
+    def _current(self, known: dict[int, ProcessEntry]) -> list[ProcessEntry]:
+        """``known`` brought up to date: what has gone (or whose pid was reused) is dropped."""
+        for pid, entry in list(known.items()):
+            now = read_entry(pid)
+            if now is None or not is_same_process(entry, now):
+                del known[pid]
+            else:
+                known[pid] = now
+        return list(known.values())
+
+    def _remaining(self, known: dict[int, ProcessEntry]) -> list[ProcessEntry]:
+        """What is still to wait for, after reaping what the arbiter can reap.
+
+        A zombie whose parent is neither the arbiter nor one of these processes is out of reach (its
+        parent is some init that will reap it, or not); it holds no resources but a pid, so it is not
+        waited for. One whose parent is still dying is adopted by the arbiter in a moment.
+        """
+        reap_adopted(self._current(known), self.leader)
+        current = self._current(known)
+        pids = {entry.pid for entry in current}
+        me = os.getpid()
+        return [entry for entry in current if not entry.zombie or entry.ppid == me or entry.ppid in pids]
