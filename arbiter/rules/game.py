@@ -64,6 +64,9 @@ class Game:
         self.positions: list[Position] = [self.start]
         self.moves: list[Move] = []
         self._seen: dict[Position, int] = {self.start: 1}
+        # Where men also step sideways (Turkish), a man's sideways step can be undone, so positions
+        # before it may recur: only a forward step or a capture makes the earlier ones unreachable.
+        self._men_step_sideways = any(step in ("l", "r") for step in variant.man_steps)
         # Plies without progress, by what counts as progress.
         self._quiet_plies = {Progress.MAN_MOVE_OR_CAPTURE: 0, Progress.CAPTURE_OR_CROWNING: 0}
         self._material_since: dict[str, int | None] = {}
@@ -90,6 +93,12 @@ class Game:
         history_filter = self.variant.history_filter
         return history_filter(self, moves) if history_filter is not None and moves else moves
 
+    def is_irreversible(self, move: Move) -> bool:
+        """Whether playing ``move`` now makes every earlier position unreachable: a capture, or a man's
+        step forward (a man's sideways step, in Turkish, can be undone)."""
+        moved_man = not self.position.kings & move.raw[0]
+        return move.is_capture or (moved_man and not self._is_sideways(move))
+
     def play(self, move: Move) -> GameEnd | None:
         """Play a legal move; returns how the game ended if this move ended it."""
         if self.end is not None:
@@ -99,16 +108,16 @@ class Game:
             raise ValueError(
                 f"{move.path} is not allowed here by the {self.variant.id} rules on earlier moves"
             )
+        irreversible = self.is_irreversible(move)
         after = before.play(move)
         moved_man = not before.kings & move.raw[0]
         self.moves.append(move)
         self.positions.append(after)
-        irreversible = moved_man or move.is_capture
+        man_move_or_capture = moved_man or move.is_capture
         if irreversible:
-            # Positions before a man move or capture can never recur.
             self._seen = {}
         for progress, made in (
-            (Progress.MAN_MOVE_OR_CAPTURE, irreversible),
+            (Progress.MAN_MOVE_OR_CAPTURE, man_move_or_capture),
             (Progress.CAPTURE_OR_CROWNING, move.is_capture or move.crowns),
         ):
             self._quiet_plies[progress] = 0 if made else self._quiet_plies[progress] + 1
@@ -124,6 +133,13 @@ class Game:
                     self._material_since[rule.name] = self.ply
         self.end = self._judge()
         return self.end
+
+    def _is_sideways(self, move: Move) -> bool:
+        """Whether a quiet man move stayed on its row (possible only where men step sideways)."""
+        if not self._men_step_sideways:
+            return False
+        g = self.variant.geometry
+        return g.row_col(move.start)[0] == g.row_col(move.end)[0]
 
     def counters(self) -> list[RuleCounter]:
         """The state of every draw rule, for a referee to show or report."""

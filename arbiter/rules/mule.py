@@ -16,9 +16,12 @@ at once: it plays as English checkers with rules 4 and 5.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arbiter.rules.game import EndReason, GameEnd
 from arbiter.rules.geometry import Color
-from arbiter.rules.position import Move, Position
+from arbiter.rules.movegen import RawMove
+from arbiter.rules.position import Position
 from arbiter.rules.variant import GameSoFar
 
 EVERY_PIECE = "every piece captured in one turn"
@@ -32,9 +35,38 @@ def _own(position: Position, color: Color) -> int:
     return position.white if color is Color.WHITE else position.black
 
 
-def crowns_a_mule(position: Position, move: Move) -> bool:
-    """Whether ``move`` (legal in ``position``) takes a mule to the back row."""
-    return move.crowns and bool(position.mules & move.raw[0])
+def mules_after(mules: int, move: RawMove) -> int:
+    """The mules once ``move`` is played: a mule moves with its mark (lost if it is crowned), and
+    captured mules leave the board."""
+    start, end, captured, crowns, _ = move
+    if mules & start:
+        mules = (mules & ~start) | (0 if crowns else end)
+    return mules & ~captured
+
+
+def judge_move(
+    move: RawMove, opponent_before: int, opponent_after: int, mules: int, mules_next: int
+) -> tuple[bool, str] | None:
+    """Rules 1-3 on bitboards: (whether the side that just played ``move`` won, the rule), or None.
+    ``mules`` and ``mules_next`` are every mule before and after the move."""
+    start, _, captured, crowns, _ = move
+    if captured and not opponent_after:
+        return True, EVERY_PIECE
+    if crowns and mules & start:
+        return False, CROWNED_MULE
+    if opponent_before & mules and not opponent_after & mules_next:
+        return False, ALL_MULES_LOST
+    return None
+
+
+def side_loses(own: int, mules: int, moves: Sequence[RawMove]) -> str | None:
+    """Rules 4-5 on bitboards: the rule by which the side to move (pieces ``own``, legal ``moves``)
+    has lost, or None."""
+    if own and not own & ~mules:
+        return NO_REGULAR_PIECES
+    if own & mules and moves and all(move[3] and mules & move[0] for move in moves):
+        return FORCED_TO_CROWN
+    return None
 
 
 def mule_end(game: GameSoFar) -> GameEnd | None:
@@ -47,22 +79,27 @@ def mule_end(game: GameSoFar) -> GameEnd | None:
         return GameEnd(winner, EndReason.VARIANT_RULE, rule, ply, detail)
 
     if game.moves:
-        move = game.moves[-1]
         before = game.positions[-2]
         mover = before.turn
-        if move.is_capture and not _own(after, side):
-            return end(mover, EVERY_PIECE, f"{_name(mover)} captured every {_name(side)} piece in one turn")
-        if crowns_a_mule(before, move):
-            return end(side, CROWNED_MULE, f"{_name(mover)} crowned its own mule")
-        if _own(before, side) & before.mules and not _own(after, side) & after.mules:
-            return end(side, ALL_MULES_LOST, f"{_name(mover)} captured {_name(side)}'s last mule")
+        verdict = judge_move(
+            game.moves[-1].raw, _own(before, side), _own(after, side), before.mules, after.mules
+        )
+        if verdict is not None:
+            mover_won, rule = verdict
+            details = {
+                EVERY_PIECE: f"{_name(mover)} captured every {_name(side)} piece in one turn",
+                CROWNED_MULE: f"{_name(mover)} crowned its own mule",
+                ALL_MULES_LOST: f"{_name(mover)} captured {_name(side)}'s last mule",
+            }
+            return end(mover if mover_won else side, rule, details[rule])
     own = _own(after, side)
-    if own and not own & ~after.mules:
-        return end(side.opponent, NO_REGULAR_PIECES, f"{_name(side)} has no regular piece left")
-    if own & after.mules:
-        moves = game.legal_moves()
-        if moves and all(crowns_a_mule(after, m) for m in moves):
-            return end(side.opponent, FORCED_TO_CROWN, f"{_name(side)} can only move by crowning a mule")
+    lost_by = side_loses(own, after.mules, [m.raw for m in game.legal_moves()] if own & after.mules else ())
+    if lost_by is not None:
+        details = {
+            NO_REGULAR_PIECES: f"{_name(side)} has no regular piece left",
+            FORCED_TO_CROWN: f"{_name(side)} can only move by crowning a mule",
+        }
+        return end(side.opponent, lost_by, details[lost_by])
     return None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -227,6 +228,21 @@ class Position:
     def is_mule(self, square: int) -> bool:
         """Whether the piece on ``square`` is a mule (``piece_at`` reports a mule as a man)."""
         return bool(self.mules >> self.variant.geometry.square_bits[square] & 1)
+
+    def with_mules(self, squares: Iterable[int]) -> Position:
+        """This position with the men on ``squares`` marked as mules (the Hub ``mules=`` key).
+
+        Raises ValueError for a square off the board or one that holds no man."""
+        g = self.variant.geometry
+        mules = 0
+        for square in squares:
+            if not 1 <= square <= self.variant.square_count:
+                raise ValueError(f"square {square} is not on the {self.variant.id} board")
+            bit = 1 << g.square_bits[square]
+            if not (self.white | self.black) & ~self.kings & bit:
+                raise ValueError(f"square {square} holds no man, so it cannot hold a mule")
+            mules |= bit
+        return Position(self.variant, self.white, self.black, self.kings, self.turn, mules=mules)
 
     def mule_squares(self, color: Color) -> list[int]:
         own = self.white if color is Color.WHITE else self.black

@@ -60,12 +60,11 @@ def italian_priorities(sequences: Sequence[CaptureSequence]) -> Sequence[Capture
     return [s for s in chosen if first_king(s) == earliest]
 
 
-def frisian_value(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
-    """Frisian: take the most value (a king is worth a man and a half); at equal value a king must capture."""
+CaptureValue = Callable[[CaptureSequence], tuple[int, int]]
 
-    def value(s: CaptureSequence) -> int:
-        return sum(3 if king else 2 for king in s.kings_captured)  # in half-men
 
+def _most_valuable(sequences: Sequence[CaptureSequence], value: CaptureValue) -> list[CaptureSequence]:
+    """The Frisian choice: the captures of the highest value; among those, a king's if a king has one."""
     best = max(value(s) for s in sequences)
     chosen = [s for s in sequences if value(s) == best]
     if any(s.by_king for s in chosen):
@@ -73,8 +72,33 @@ def frisian_value(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSeque
     return chosen
 
 
+def _king_just_under_two_men(s: CaptureSequence) -> tuple[int, int]:
+    # A king counts as two men, and a tie goes to the capture with more men (fewer kings): so n kings
+    # outweigh 2n-1 men and lose to 2n men, whatever else is captured with them.
+    kings = sum(s.kings_captured)
+    men = len(s.kings_captured) - kings
+    return (2 * kings + men, men)
+
+
+def _king_one_and_a_half_men(s: CaptureSequence) -> tuple[int, int]:
+    return (sum(3 if king else 2 for king in s.kings_captured), 0)  # in half-men
+
+
+def frisian_value(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
+    """Frisian: take the most value, a king worth just under two men; at equal value a king must capture."""
+    return _most_valuable(sequences, _king_just_under_two_men)
+
+
+def frisian_value_one_and_a_half(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
+    """The simpler reading of the value rule: a king is worth a man and a half (two kings tie three men)."""
+    return _most_valuable(sequences, _king_one_and_a_half_men)
+
+
 def frisian_king_limit(game: MoveHistory, moves: list[Move]) -> list[Move]:
-    """Frisian: one king may not make more than three non-capturing moves in a row while its side has men."""
+    """Frisian: one king may not make more than three non-capturing moves in a row while its side has men.
+
+    The player must then move another piece; if none can move, the king may move again.
+    """
     history = game.moves
     if len(history) < 6 or not moves or moves[0].is_capture:
         return moves
@@ -90,7 +114,10 @@ def frisian_king_limit(game: MoveHistory, moves: list[Move]) -> list[Move]:
     ) and (mine[0].end == mine[1].start and mine[1].end == mine[2].start)
     if not same_king:
         return moves
-    return [m for m in moves if m.start != mine[2].end]
+    others = [m for m in moves if m.start != mine[2].end]
+    # "Move another piece": when no other piece can move, the limit does not apply (the rules name no
+    # loss for it), and the king moves again.
+    return others or moves
 
 
 def _two_kings_against_one(material: Material) -> bool:
@@ -113,11 +140,14 @@ def _lone_king_against_two(material: Material) -> bool:
 
 ENGLISH_DRAWS = (Repetition(), NoProgressRule("40-move rule", 80))
 IYT_DRAWS = (Repetition(), NoProgressRule("50-move rule", 100, Progress.CAPTURE_OR_CROWNING))
+# The endgame counts come first: three kings against one arises only at the start or by a capture or
+# a crowning, which also restarts the king-only count, so both reach 15 moves together and the game
+# names the more particular rule.
 RUSSIAN_DRAWS = (
     Repetition(),
-    NoProgressRule("15-move rule", 30),
     MaterialRule("15-move rule, three kings against one", 30, _three_or_more_kings_against_one),
     MaterialRule("5-move rule", 10, _lone_king_against_two),
+    NoProgressRule("15-move rule", 30),
 )
 
 ENGLISH = Variant(
@@ -373,6 +403,11 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str, Callable[[Variant], Variant]]] = 
         ("pool",),
         "three kings against one are played out",
         lambda v: replace(v, draw_rules=(Repetition(),)),
+    ),
+    "king-one-and-a-half": (
+        ("frisian",),
+        "the value rule counts a king as a man and a half (two kings tie with three men)",
+        lambda v: replace(v, capture_filter=frisian_value_one_and_a_half),
     ),
 }
 

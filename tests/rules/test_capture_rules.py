@@ -111,8 +111,8 @@ def test_flying_king_captures_from_a_distance_and_lands_anywhere_beyond() -> Non
 
 
 def test_captured_pieces_stay_on_the_board_until_the_move_ends() -> None:
-    # After taking 28 the king cannot fly back over it: the taken piece still blocks the line.
-    moves = moves_of("international", "W:WK46:B28,24,37")
-    for m in moves:
-        assert len(m.captured) == len(set(m.captured))
-    assert max(len(m.captured) for m in moves) >= 2
+    # The king takes 29 (landing on 24, 20 or 15), but the taken man still stands on 29, so the king
+    # cannot fly back over it to take 42 and 41: the most it can take is 42 and 41 by 33x47x36. Were
+    # pieces removed as they are jumped, 33x24x47x36 would take all three.
+    moves = moves_of("international", "W:WK33:B29,41,42")
+    assert summary(moves) == {(33, 36, frozenset({41, 42}))}

@@ -9,15 +9,15 @@ capture path, so its list is reduced to that identity first.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
 from draughts import Board
 from draughts import Move as PydraughtsMove
+from rules_samples import sample_positions
 
 from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, parse_pdn
-from arbiter.rules import Color, Position, Variant, get_variant
+from arbiter.rules import Color, Position, get_variant
 
 MoveKey = tuple[int, int, frozenset[int]]
 
@@ -52,59 +52,6 @@ def describe(keys: set[MoveKey]) -> str:
         return f"{start}x{end} taking {','.join(str(s) for s in sorted(captured))}"
 
     return "[" + "; ".join(text(k) for k in sorted(keys, key=lambda k: (k[0], k[1], sorted(k[2])))) + "]"
-
-
-def random_setup(variant: Variant, rng: random.Random) -> Position:
-    """A middle-game position with men and kings of both sides; men never stand on their crowning row."""
-    g = variant.geometry
-    squares = list(range(1, variant.square_count + 1))
-    rng.shuffle(squares)
-    half = variant.square_count // 2
-    counts = {
-        "white_men": rng.randint(1, half // 2),
-        "white_kings": rng.randint(0, 3),
-        "black_men": rng.randint(1, half // 2),
-        "black_kings": rng.randint(0, 3),
-    }
-    chosen: dict[str, list[int]] = {name: [] for name in counts}
-    for name, count in counts.items():
-        for square in list(squares):
-            if len(chosen[name]) == count:
-                break
-            row = g.row_col(square)[0]
-            # White men crown on the top row (row 0), Black men on the bottom row.
-            if (name == "white_men" and row == 0) or (name == "black_men" and row == g.height - 1):
-                continue
-            chosen[name].append(square)
-            squares.remove(square)
-    white = ",".join([str(s) for s in chosen["white_men"]] + [f"K{s}" for s in chosen["white_kings"]])
-    black = ",".join([str(s) for s in chosen["black_men"]] + [f"K{s}" for s in chosen["black_kings"]])
-    turn = rng.choice("WB")
-    return Position.from_fen(variant, f"{turn}:W{white}:B{black}")
-
-
-def random_game(start: Position, rng: random.Random, max_plies: int) -> Iterator[Position]:
-    """The positions of one random legal game, start included, up to ``max_plies`` moves."""
-    position = start
-    yield position
-    for _ in range(max_plies):
-        moves = position.legal_moves()
-        if not moves:
-            return
-        position = position.play(rng.choice(moves))
-        yield position
-
-
-def sample_positions(variant: Variant, count: int, seed: int) -> list[Position]:
-    """Half from long games from the start position, half from shorter games from random set-ups."""
-    rng = random.Random(seed)
-    from_start: list[Position] = []
-    while len(from_start) < count // 2:
-        from_start.extend(random_game(Position.start(variant), rng, max_plies=200))
-    from_setups: list[Position] = []
-    while len(from_setups) < count - count // 2:
-        from_setups.extend(random_game(random_setup(variant, rng), rng, max_plies=40))
-    return from_start[: count // 2] + from_setups[: count - count // 2]
 
 
 @dataclass

@@ -3,53 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from rules_scripted import game_from, play, play_quiet_king_moves
 
-from arbiter.notation.movetext import parse_pdn
-from arbiter.rules import Color, EndReason, Game, Move, Position, get_variant
-
-
-def game_from(variant_id: str, fen: str) -> Game:
-    variant = get_variant(variant_id)
-    return Game(variant, Position.from_fen(variant, fen))
-
-
-def play(game: Game, *texts: str) -> None:
-    for text in texts:
-        assert game.end is None, f"game ended early at ply {game.ply}: {game.end}"
-        game.play(parse_pdn(game.position, text))
-
-
-def is_safe(position: Position) -> bool:
-    """No capture for the side to move, and it has a king move after which there is still none."""
-    if position.has_capture():
-        return False
-    return any(
-        not position.play(m).has_capture() for m in position.legal_moves() if is_king_move(position, m)
-    )
-
-
-def is_king_move(position: Position, move: Move) -> bool:
-    piece = position.piece_at(move.start)
-    return piece is not None and piece.is_king
-
-
-def play_quiet_king_moves(game: Game, plies: int) -> None:
-    """Play ``plies`` king moves chosen so that no capture arises and no position is seen three times."""
-    for _ in range(plies):
-        assert game.end is None, f"game ended early at ply {game.ply}: {game.end}"
-        position = game.position
-        choice = next(
-            (
-                m
-                for m in position.legal_moves()
-                if is_king_move(position, m)
-                and game.positions.count(position.play(m)) < 2
-                and is_safe(position.play(m))
-            ),
-            None,
-        )
-        assert choice is not None, f"no quiet king move at ply {game.ply} in {position.fen()}"
-        game.play(choice)
+from arbiter.rules import Color, EndReason
 
 
 def test_no_legal_move_loses() -> None:
@@ -88,11 +44,15 @@ def test_repetition_counts_need_not_be_consecutive() -> None:
     assert game.end.ply == 8
 
 
-def test_a_man_move_clears_the_repetition_history() -> None:
-    game = game_from("english", "B:WK32,21:BK1")
-    play(game, "1-6", "32-27", "6-1", "27-32")  # second occurrence
-    play(game, "1-6", "21-17", "6-1", "27-32"[:0] + "32-27", "1-6", "27-32")
+def test_a_turkish_man_stepping_sideways_and_back_repeats_the_position() -> None:
+    # Turkish men also step sideways, so a man move does not make earlier positions unreachable: the
+    # men shuffle c3-d3-c3 and f6-e6-f6, and the start position comes back a third time at ply 8.
+    game = game_from("turkish", "W:Wc3,f3:Bc6,f6")
+    play(game, "c3-d3", "f6-e6", "d3-c3", "e6-f6", "c3-d3", "f6-e6", "d3-c3")
     assert game.end is None
+    play(game, "e6-f6")
+    assert game.end is not None
+    assert (game.end.reason, game.end.rule, game.end.ply) == (EndReason.REPETITION, "threefold repetition", 8)
 
 
 def test_forty_move_rule_draws_after_eighty_plies_without_man_move_or_capture() -> None:

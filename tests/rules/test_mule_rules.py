@@ -71,6 +71,24 @@ def test_start_position_has_eight_men_and_four_mules_on_the_back_row_each() -> N
         assert (own & start.mules).bit_count() == 4
 
 
+def test_a_fen_start_with_the_mules_elsewhere_plays_by_the_mule_rules_with_those_mules() -> None:
+    # The source shows the setup only as a picture; another placement is played from a FEN start. Here
+    # the mules stand on the front rows (9-12 and 21-24) instead of the back rows.
+    front = "B:WM21,M22,M23,M24,25-32:B1-8,M9,M10,M11,M12"
+    game = game_from(front)
+    assert game.position.mule_squares(Color.BLACK) == [9, 10, 11, 12]
+    assert game.position.mule_squares(Color.WHITE) == [21, 22, 23, 24]
+    opening = ("10-15", "22-18", "15x22", "26x17", "9-13", "31-26")
+    play(game, *opening)
+    # Black's only move, 13x22x31, crowns the piece that started on 9: a mule here, so Black loses.
+    assert {m.path for m in game.legal_moves()} == {(13, 22, 31)}
+    assert_variant_end(game, Color.WHITE, FORCED_TO_CROWN, 6)
+    # From the usual start the piece on 13 is a regular man, and the game goes on.
+    usual = Game(MULE)
+    play(usual, *opening)
+    assert usual.end is None
+
+
 def test_other_variants_have_no_mules_and_keep_their_start_fen() -> None:
     assert ENGLISH.start_fen() == "B:W21-32:B1-12"
     assert Position.start(ENGLISH).mules == 0

@@ -1,11 +1,25 @@
 """Perft from the start position of every variant beyond English and international.
 
-Sources: Brazilian depths 1-7 were published by Rein Halbersma ("Perft for all recognized draughts
-variants", damforum.nl, 27 April 2010, first derived on the shashki.com forum). For the other variants
-no published count was found; the numbers below are the arbiter's own, recorded in docs/variants.md,
-and the move sets behind them agree with pydraughts at every node of the first three plies for Russian,
-Brazilian, Italian, Turkish, Frisian and antidraughts (tests/rules/test_variants_differential.py checks
-1,000 random positions of each). They pin the generator against regressions.
+Published counts (duplicate captures removed, as here: two sequences with the same start, end and
+captured pieces are one move):
+
+- Brazilian, Russian and pool: the "Standard validation generator moves" thread of the shashki.com
+  forum, as collected in Rein Halbersma's dctl test suite (github.com/rhalbersma/dctl,
+  test/src/ai/traversal/initial/board8x8.cpp); Brazilian to depth 7 also in his "Perft for all
+  recognized draughts variants" post on the FMJD forum (damforum.nl / laatste.info, 27 April 2010).
+- Italian: that FMJD forum thread, as collected in dctl's board8x8.cpp.
+- Frisian: that thread (post of 6 May 2010, rules as here: n kings weigh between 2n-1 and 2n men, a
+  king must capture at equal value), as collected in dctl's board10x10.cpp. The first kings appear at
+  depth 7, so depth 7 also checks crowning and king moves.
+- Canadian: the "Perft on large boards" thread of the FMJD forum, as collected in dctl's large.cpp.
+
+Depth 8 is where Russian (929899) and pool (929896) first differ: Russian men crowned in mid-capture go
+on as kings.
+
+No published counts were found for Turkish, sparse and crowded: their numbers are the arbiter's own,
+recorded in docs/variants.md to pin the generator against regressions. Antidraughts, anti and mule
+have the move trees of international and English draughts (only who wins differs), so their counts are
+those published for those two.
 """
 
 from __future__ import annotations
@@ -15,22 +29,22 @@ import pytest
 from arbiter.rules import Position, get_variant, perft
 
 PUBLISHED = {
-    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830],
+    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
+    "pool": [7, 49, 302, 1469, 7482, 37986, 190146, 929896],
+    "italian": [7, 49, 302, 1469, 7361, 36473, 177532, 828783],
+    "frisian": [9, 81, 658, 3874, 21265, 102431, 540126],
+    "canadian": [11, 121, 1222, 10053, 79049, 584100],
+    # The move trees of international and English draughts (VARIANTS.md's published counts).
+    "antidraughts": [9, 81, 658, 4265, 27117],
+    "anti": [7, 49, 302, 1469, 7361, 36768],
+    "mule": [7, 49, 302, 1469, 7361],
 }
 
 RECORDED = {
-    "russian": [7, 49, 302, 1469, 7482, 37986],
-    "italian": [7, 49, 302, 1469, 7361, 36473],
-    "canadian": [11, 121, 1222, 10053, 79049],
     "turkish": [8, 64, 708, 7538, 85090],
-    "pool": [7, 49, 302, 1469, 7482, 37986],
-    "frisian": [9, 81, 658, 3874, 21265, 102431],
-    "antidraughts": [9, 81, 658, 4265, 27117],
-    "anti": [7, 49, 302, 1469, 7361, 36768],
     "sparse": [9, 81, 810, 8100, 88900],
     "crowded": [9, 81, 658, 4265, 26875],
-    # Mules move like men, so the tree is English's; the mule rules end games, they do not cut perft.
-    "mule": [7, 49, 302, 1469, 7361],
 }
 
 

@@ -56,15 +56,27 @@ def test_brazilian_majority_capture_is_forced() -> None:
     assert [len(m.captured) for m in moves] == [2]
 
 
+def test_russian_captured_pieces_stay_on_the_board_as_blockers_until_the_move_ends() -> None:
+    # g1xc5 takes d4; from c5 the king takes d6 (landing on e7 or f8) or b4 (landing on a3). After d6
+    # it cannot come back down over d6 to take b4 too, nor after b4 go up over b4 again: the taken men
+    # still stand there. Were they removed as jumped, g1:c5:e7:a3 would take all three.
+    assert named("russian", "W:WKg1:Bd4,d6,b4") == {
+        ("g1", "c5", "e7", "x", "d4", "d6"),
+        ("g1", "c5", "f8", "x", "d4", "d6"),
+        ("g1", "c5", "a3", "x", "b4", "d4"),
+    }
+
+
 def test_russian_king_must_land_where_it_can_capture_again() -> None:
     # Black's king on e3 takes d4; of the squares beyond, only b6 lets it go on (over c7 to d8).
     assert named("russian", "B:Wc7,d4,g3,h2,a1:Bf8,h8,g7,Ke3") == {("e3", "b6", "d8", "x", "c7", "d4")}
 
 
-def test_russian_squares_are_written_algebraically_with_colon_captures() -> None:
+def test_russian_squares_are_written_algebraically_and_read_with_either_capture_sign() -> None:
+    # Written with ``x``, which every PDN reader takes; the ``:`` of Russian archives reads as well.
     position = Position.from_fen(get_variant("russian"), "W:Wa3,e3:Bb4,f4,f6")
     texts = {format_pdn(position, m) for m in position.legal_moves()}
-    assert texts == {"a3:c5", "e3:e7"}
+    assert texts == {"a3xc5", "e3xe7"}
     assert parse_pdn(position, "e3xg5xe7") == parse_pdn(position, "e3:e7")
 
 
@@ -79,6 +91,13 @@ def test_italian_man_cannot_capture_king() -> None:
 
 def test_italian_man_captures_a_man() -> None:
     assert {(m.start, m.end) for m in moves_of("italian", "W:W22:B18")} == {(22, 13)}
+
+
+def test_italian_most_pieces_captured_comes_first() -> None:
+    # The man on 26 can take two men (22, then 15); the king on 7 only one (11). Taking more pieces
+    # comes before capturing with a king, so only the man's capture is legal.
+    moves = moves_of("italian", "W:W26,K7:B22,15,11")
+    assert {(m.start, m.end, m.captured) for m in moves} == {(26, 12, frozenset({22, 15}))}
 
 
 def test_italian_capture_with_a_king_comes_before_capture_with_a_man() -> None:
@@ -125,6 +144,16 @@ def test_turkish_majority_counts_a_king_as_a_man() -> None:
     assert [len(m.captured) for m in moves] == [2]
 
 
+def test_turkish_man_reaching_the_back_row_mid_capture_is_crowned_when_the_move_ends() -> None:
+    # d6xd8 reaches the back row; as a man it cannot take g8 from there, so the move ends and crowns.
+    assert named("turkish", "W:Wd6:Bd7,g8") == {("d6", "d8", "x", "d7")}
+
+
+def test_turkish_crown_continues_option_goes_on_capturing_as_a_king() -> None:
+    # With the option the man is crowned on d8 at once and, as a flying king, goes on over g8 to h8.
+    assert named("turkish+crown-continues", "W:Wd6:Bd7,g8") == {("d6", "d8", "h8", "x", "d7", "g8")}
+
+
 def test_turkish_one_piece_against_one_is_a_draw_by_default() -> None:
     game = game_from("turkish", "W:Wd4:Bd8")
     assert game.end is not None and game.end.rule == "one piece against one"
@@ -152,6 +181,22 @@ def test_frisian_a_king_and_a_man_outweigh_two_men() -> None:
     assert [(m.start, m.captured) for m in moves] == [(32, frozenset({19, 28}))]
 
 
+def test_frisian_two_kings_outweigh_three_men() -> None:
+    # The man on 32 can take the men 28, 18 and 8 (32x3) or the kings 37 and 42 (32x43). A king is
+    # worth just under two men, so two kings (just under four) outweigh three men.
+    moves = moves_of("frisian", "W:W32:B28,18,8,K37,K42")
+    assert {(m.end, m.captured) for m in moves} == {(43, frozenset({37, 42}))}
+
+
+def test_frisian_king_one_and_a_half_option_makes_two_kings_tie_with_three_men() -> None:
+    # Counting a king as a man and a half, both captures are worth three men: both are legal.
+    moves = moves_of("frisian+king-one-and-a-half", "W:W32:B28,18,8,K37,K42")
+    assert {(m.end, m.captured) for m in moves} == {
+        (43, frozenset({37, 42})),
+        (3, frozenset({28, 18, 8})),
+    }
+
+
 def test_frisian_a_king_outweighs_a_man() -> None:
     moves = moves_of("frisian", "W:W32,34:BK27,30")
     assert {m.captured for m in moves} == {frozenset({27})}
@@ -171,6 +216,19 @@ def test_frisian_king_may_not_make_a_fourth_quiet_move_in_a_row() -> None:
     assert {(m.start, m.end) for m in game.legal_moves()} == {(9, 3), (9, 4)}
     with pytest.raises(ValueError, match="earlier moves"):
         game.play(parse_pdn(game.position, "6-1"))
+
+
+def test_frisian_king_limit_gives_way_when_no_other_piece_can_move() -> None:
+    # White's king goes 3-9-3-9; its man on 46 is blocked by 41 and 37. The limit would leave White no
+    # move at all, a loss the rules do not describe: the king may move a fourth time.
+    game = game_from("frisian", "W:WK3,46:B41,37,K45")
+    for text in ["3-9", "45-50", "9-3", "50-45", "3-9", "45-50"]:
+        game.play(parse_pdn(game.position, text))
+    assert game.end is None
+    moves = game.legal_moves()
+    assert moves and {m.start for m in moves} == {9}
+    game.play(parse_pdn(game.position, "9-3"))
+    assert game.end is None
 
 
 def test_frisian_king_limit_does_not_apply_with_only_kings() -> None:
@@ -200,10 +258,39 @@ def test_anti_losing_all_pieces_wins() -> None:
 # ---------------------------------------------------------------------------------------- pool and boards
 
 
-def test_pool_man_passes_through_the_back_row_and_has_free_choice() -> None:
-    # Black's man on 22 takes 26, lands on 31 (the king row) and must jump back out over 27.
-    moves = moves_of("pool", "B:W26,27:B22")
-    assert {(m.start, m.end, m.crowns) for m in moves} == {(22, 24, False)}
+def test_pool_kings_fly() -> None:
+    # The king on 1 moves any distance along its diagonal, and takes 19 from afar, landing anywhere beyond.
+    assert {m.end for m in moves_of("pool", "B:W32:BK1")} == {5, 6, 10, 15, 19, 24, 28}
+    assert {(m.end, m.captured) for m in moves_of("pool", "B:W19:BK1")} == {
+        (24, frozenset({19})),
+        (28, frozenset({19})),
+    }
+
+
+def test_pool_men_capture_backward() -> None:
+    # Black's man on 22 takes White's man on 18 behind it (English men could only step forward here).
+    assert {(m.start, m.end, m.captured) for m in moves_of("pool", "B:W18:B22")} == {
+        (22, 15, frozenset({18}))
+    }
+
+
+def test_pool_has_free_choice_among_captures_of_different_sizes() -> None:
+    # The man on 21 can take one man, the man on 23 two: both are legal (Brazilian forces the two).
+    expected = {(21, 14, frozenset({17})), (23, 7, frozenset({19, 11}))}
+    assert {(m.start, m.end, m.captured) for m in moves_of("pool", "W:W21,23:B17,19,11")} == expected
+    brazilian = moves_of("brazilian", "W:W21,23:B17,19,11")
+    assert {(m.start, m.end, m.captured) for m in brazilian} == {(23, 7, frozenset({19, 11}))}
+
+
+def test_pool_man_is_crowned_only_where_the_move_ends() -> None:
+    # 22x31 reaches the king row; with 27 to take it must jump back out (31x24) and stays a man.
+    through = moves_of("pool", "B:W26,27:B22")
+    assert {(m.start, m.end, m.crowns) for m in through} == {(22, 24, False)}
+    # With nothing more to take, the move ends on the king row and the man is crowned.
+    ends_there = moves_of("pool", "B:W26:B22")
+    assert {(m.start, m.end, m.crowns) for m in ends_there} == {(22, 31, True)}
+    # Russian rules crown it on 31 at once and let it go on as a king, to 24 or on to 20.
+    assert {(m.end, m.crowns) for m in moves_of("russian", "B:W26,27:B22")} == {(24, True), (20, True)}
 
 
 def test_boards_and_men_of_every_variant() -> None:
@@ -241,4 +328,10 @@ def test_unknown_variant_or_option_lists_the_choices() -> None:
         get_variant("checkers")
     with pytest.raises(UnknownVariantError, match="options: crown-continues, no-one-against-one-draw"):
         get_variant("turkish+flying-men")
-    assert set(OPTIONS) >= {"iyt-draws", "crown-continues", "no-endgame-rules", "no-13-move-rule"}
+    assert set(OPTIONS) >= {
+        "iyt-draws",
+        "crown-continues",
+        "no-endgame-rules",
+        "no-13-move-rule",
+        "king-one-and-a-half",
+    }

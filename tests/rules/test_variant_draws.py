@@ -1,0 +1,111 @@
+"""Each variant's draw rules (VARIANTS.md, the rule matrix), each ending a scripted game at exactly its ply.
+
+Every game is played with king moves that allow no capture, so only the rule under test can end it; each
+test checks that the game is still on one ply before.
+"""
+
+from __future__ import annotations
+
+from rules_scripted import counter, game_from, play, play_quiet_king_moves
+
+from arbiter.rules import EndReason, Game
+
+
+def assert_drawn_by(game: Game, rule: str, ply: int) -> None:
+    end = game.end
+    assert end is not None, f"the game goes on at ply {game.ply} in {game.position.fen()}"
+    assert (end.winner, end.reason, end.rule, end.ply) == (None, EndReason.MOVE_COUNT_RULE, rule, ply)
+
+
+def test_russian_fifteen_move_rule_draws_after_thirty_plies_of_king_moves() -> None:
+    # Two kings each: no endgame count applies, only the 15 king-only moves each.
+    game = game_from("russian", "W:WKa1,Kc1:BKh8,Kf8")
+    play_quiet_king_moves(game, 29)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "15-move rule", 30)
+
+
+def test_russian_three_kings_against_one_draw_after_fifteen_moves_from_the_capture() -> None:
+    # White's king takes Black's last man at ply 1: three kings against a lone king from there.
+    game = game_from("russian", "W:WKh8,Ke5,Kd4:BKe7,b6")
+    assert not counter(game, "15-move rule, three kings against one").running
+    play(game, "d4:a7")
+    play_quiet_king_moves(game, 29)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "15-move rule, three kings against one", 31)
+
+
+def test_russian_five_move_rule_two_kings_against_one() -> None:
+    game = game_from("russian", "W:WKa7,Kb6:BKb4")
+    play_quiet_king_moves(game, 9)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "5-move rule", 10)
+
+
+def test_russian_five_move_rule_king_and_man_against_king_runs_through_man_moves() -> None:
+    # A man move resets the 15-move count, not the 5-move count, which started with the position.
+    game = game_from("russian", "W:WKh2,d2:BKa1")
+    play(game, "d2-e3")
+    play_quiet_king_moves(game, 3)
+    play(game, "e3-f4")
+    assert counter(game, "15-move rule").count == 0
+    assert counter(game, "5-move rule").count == 5
+    play_quiet_king_moves(game, 4)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "5-move rule", 10)
+
+
+def test_brazilian_uses_the_russian_endgame_counts_and_the_option_turns_them_off() -> None:
+    game = game_from("brazilian", "W:WKa7,Kb6,Kb4:BKg7")
+    play_quiet_king_moves(game, 29)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "15-move rule, three kings against one", 30)
+    plain = game_from("brazilian+no-endgame-rules", "W:WKa7,Kb6,Kb4:BKg7")
+    play_quiet_king_moves(plain, 40)
+    assert plain.end is None
+
+
+def test_canadian_three_kings_against_one_draw_after_sixteen_moves() -> None:
+    game = game_from("canadian", "W:WK67,K69,K71:BK2")
+    play_quiet_king_moves(game, 31)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "16-move rule", 32)
+
+
+def test_pool_thirteen_move_rule_and_the_option_that_turns_it_off() -> None:
+    game = game_from("pool", "B:WK5,K9,K17:BK8")
+    play_quiet_king_moves(game, 25)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "13-move rule", 26)
+    played_out = game_from("pool+no-13-move-rule", "B:WK5,K9,K17:BK8")
+    play_quiet_king_moves(played_out, 40)
+    assert played_out.end is None
+
+
+def test_frisian_seven_move_rule_two_kings_against_one() -> None:
+    game = game_from("frisian", "W:WK9,K37:BK49")
+    play_quiet_king_moves(game, 13)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "7-move rule", 14)
+
+
+def test_iyt_fifty_move_rule_draws_at_ply_100_and_man_moves_do_not_reset_it() -> None:
+    # Only a capture or a crowning resets the It's Your Turn count: Black's man steps forward twice.
+    game = game_from("english+iyt-draws", "B:WK12,K16:BK18,K31,6")
+    play_quiet_king_moves(game, 40)
+    play(game, "6-10")
+    play_quiet_king_moves(game, 19)
+    play(game, "10-15")
+    assert counter(game, "50-move rule").count == 61
+    play_quiet_king_moves(game, 38)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "50-move rule", 100)
