@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from arbiter.rules.position import Move, Position
-from arbiter.rules.variant import Notation
 
 
 class MoveTextError(ValueError):
@@ -47,11 +46,10 @@ def _is_subsequence(wanted: list[int], path: tuple[int, ...]) -> bool:
     return all(any(p == w for p in it) for w in wanted)
 
 
-def parse_pdn(position: Position, text: str) -> Move:
-    """The legal move that PDN text names. Intermediate squares, where given, must lie on its path."""
-    squares = _squares(text, position)
-    moves = position.legal_moves()
-    matches = [m for m in moves if m.start == squares[0] and m.end == squares[-1]]
+def moves_named(position: Position, squares: list[int]) -> list[Move]:
+    """The legal moves that PDN squares name: from the first square to the last, by a path through
+    the squares between (in order), if any. One entry means the text names a single move."""
+    matches = [m for m in position.legal_moves() if m.start == squares[0] and m.end == squares[-1]]
     if len(squares) > 2:
         # The squares between may follow any of the paths that make up a move, not just the one kept.
         matches = [
@@ -59,15 +57,23 @@ def parse_pdn(position: Position, text: str) -> Move:
             for m in matches
             if any(_is_subsequence(squares[1:-1], path[1:-1]) for path in position.capture_paths(m))
         ]
-    if not matches:
-        raise MoveTextError(
-            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
-        )
     if len(matches) > 1:
         # A text that spells one move's whole path names that move (15x8 beside 15x22x31x24x15x8).
         exact = [m for m in matches if tuple(squares) in position.capture_paths(m)]
         if len(exact) == 1:
-            return exact[0]
+            return exact
+    return matches
+
+
+def parse_pdn(position: Position, text: str) -> Move:
+    """The legal move that PDN text names. Intermediate squares, where given, must lie on its path."""
+    matches = moves_named(position, _squares(text, position))
+    if not matches:
+        moves = position.legal_moves()
+        raise MoveTextError(
+            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
+        )
+    if len(matches) > 1:
         options = ", ".join(sorted(format_pdn(position, m, full_path=True) for m in matches))
         raise MoveTextError(f"{text!r} is ambiguous in {position.fen()}: it matches {options}")
     return matches[0]
@@ -79,14 +85,13 @@ def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
     name = variant.square_name
     if not move.is_capture:
         return f"{name(move.start)}-{name(move.end)}"
-    # Boards read algebraically write captures with ':', as Russian and Turkish sources do.
-    sign = ":" if variant.notation is Notation.ALGEBRAIC else "x"
+    # 'x' on every board, algebraic ones too: other programs read it there, while ':' breaks some.
     if not full_path:
         twins = [m for m in position.legal_moves() if m.start == move.start and m.end == move.end]
         full_path = len(twins) > 1
     if full_path:
-        return sign.join(name(s) for s in move.path)
-    return f"{name(move.start)}{sign}{name(move.end)}"
+        return "x".join(name(s) for s in move.path)
+    return f"{name(move.start)}x{name(move.end)}"
 
 
 def parse_hub(position: Position, text: str) -> Move:

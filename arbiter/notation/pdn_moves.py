@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from arbiter.notation.movetext import format_pdn
+from arbiter.notation.movetext import format_pdn, moves_named
 from arbiter.notation.pdn_model import FaultKind
 from arbiter.rules import Move, Position
 
@@ -45,25 +45,13 @@ def move_squares(position: Position, text: str) -> list[int]:
     return squares
 
 
-def _lies_on(wanted: list[int], path: tuple[int, ...]) -> bool:
-    """Whether the wanted squares appear in the path, in order."""
-    remaining = iter(path)
-    return all(any(step == square for step in remaining) for square in wanted)
-
-
 def resolve_move(position: Position, text: str) -> Move:
     """The legal move that PDN move text names in ``position``."""
-    squares = move_squares(position, text)
-    moves = position.legal_moves()
-    start, end = squares[0], squares[-1]
-    matches = [m for m in moves if m.start == start and m.end == end]
-    if len(squares) > 2:
-        middle = squares[1:-1]
-        matches = [m for m in matches if _lies_on(middle, m.path[1:-1])]
+    matches = moves_named(position, move_squares(position, text))
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise MoveFault(FaultKind.ILLEGAL_MOVE, _illegal_reason(position, text, moves))
+        raise MoveFault(FaultKind.ILLEGAL_MOVE, _illegal_reason(position, text, position.legal_moves()))
     options = ", ".join(
         format_pdn(position, m, full_path=True) for m in sorted(matches, key=lambda m: m.path)
     )

@@ -1,4 +1,5 @@
-"""The board as SVG: light and dark squares, pieces as discs, kings marked with a crown.
+"""The board as SVG: light and dark squares, pieces as discs, kings marked with a crown, mules (Mule
+checkers) with an M.
 
 Every playable square is a group carrying its number (``data-square``) and what stands on it
 (``data-piece``: ``w W b B e`` as Hub writes them); the stylesheet shows the man or the king (a man
@@ -9,6 +10,8 @@ Row 0 is at the top, as the board is drawn from White's side.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from markupsafe import Markup
 
 from arbiter.rules.geometry import Geometry
@@ -17,10 +20,14 @@ SQUARE = 60
 _CROWN = "M19 39 L41 39 L43 25 L36 31 L30 20 L24 31 L17 25 Z"
 
 
-def board_svg(geometry: Geometry, letters: str, label: str = "board") -> Markup:
+def board_svg(
+    geometry: Geometry, letters: str, label: str = "board", mules: Collection[int] | None = None
+) -> Markup:
     """The board with `letters` (one per square, square 1 first) standing on it.
 
-    `label` is the accessible name of the picture; it is escaped here.
+    `label` is the accessible name of the picture; it is escaped here. `mules`, given for games of
+    variants with mules, lists the squares whose man is a mule: every square then gets a mule mark,
+    shown where the square has the class ``mule`` (as those squares do here).
     """
     if len(letters) != geometry.square_count:
         raise ValueError(f"{len(letters)} letters for a board of {geometry.square_count} squares")
@@ -38,13 +45,15 @@ def board_svg(geometry: Geometry, letters: str, label: str = "board") -> Markup:
         "</defs>",
         f'<rect class="light" x="0" y="0" width="{width}" height="{height}"/>',
     ]
+    mark = f'<text class="mule-mark" x="{half}" y="{half + 10}">M</text>' if mules is not None else ""
     for square in range(1, geometry.square_count + 1):
         row, col = geometry.row_col(square)
+        kind = "sq mule" if mules is not None and square in mules else "sq"
         parts.append(
-            f'<g class="sq" data-square="{square}" data-piece="{letters[square - 1]}" '
+            f'<g class="{kind}" data-square="{square}" data-piece="{letters[square - 1]}" '
             f'transform="translate({col * SQUARE} {row * SQUARE})">'
             f'<rect width="{SQUARE}" height="{SQUARE}"/><text x="4" y="13">{square}</text>'
-            '<use class="man" href="#man"/><use class="king" href="#king"/></g>'
+            f'<use class="man" href="#man"/><use class="king" href="#king"/>{mark}</g>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -128,6 +128,8 @@ def index_context(summary: EventSummary, updated: str) -> dict[str, Any]:
         "dates": date_range(event, games),
         "rating_chart": rating_chart(rated) if rated else None,
         "points_of": {standing.player: standing.points for standing in summary.table},
+        # The crosstable lists players in standings order and numbers them by the same (shared) ranks.
+        "rank_of": {standing.player: standing.rank for standing in summary.table},
         "latest": list(reversed(finished[-LATEST_RESULTS:])),
         "updated": updated,
     }

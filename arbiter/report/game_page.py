@@ -27,6 +27,9 @@ class MoveRow:
     ply: int
     number: str
     """``12.`` before the first mover's move, ``12…`` before the other side's."""
+    number_cell: str
+    """The move list's number: once per move, on its first row (a lone ``1…`` when the list starts
+    with the second mover); the second ply's row leaves it blank, so no number reads as cut short."""
     side: str
     text: str
     book: bool
@@ -63,6 +66,7 @@ def move_rows(record: GameRecord, first_turn_is_first_mover: bool) -> list[MoveR
             MoveRow(
                 ply=move.ply,
                 number=number,
+                number_cell=number if counted % 2 == 0 or index == 0 else "",
                 side=move.side.value,
                 text=move.text,
                 book=move.from_opening,
@@ -134,10 +138,15 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
     board: Markup | None = None
     if variant is not None and replayed.boards:
         board = board_svg(
-            variant.geometry, replayed.boards[0], label=f"{record.white.name} – {record.black.name}"
+            variant.geometry,
+            replayed.boards[0],
+            label=f"{record.white.name} – {record.black.name}",
+            mules=replayed.mules[0] if replayed.mules else None,
         )
     labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
-    data = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
+    data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
+    if replayed.mules:
+        data["mules"] = [list(squares) for squares in replayed.mules]
     context = {
         "game": game,
         "place": place(game, variant),

@@ -21,18 +21,26 @@ EMPTY = "e"
 @dataclass(frozen=True)
 class Replay:
     """`boards[n]` is the board after `n` plies, one letter per square (``w W b B e``, as Hub writes
-    them); `moves[n]` is the legal move of ply n + 1. `fault` says why the replay stopped early."""
+    them); `moves[n]` is the legal move of ply n + 1. `fault` says why the replay stopped early.
+    `mules[n]` lists the squares of the mules on board n (Hub has no letter for them); it is empty
+    for games of variants without mules."""
 
     variant: Variant | None
     boards: tuple[str, ...]
     moves: tuple[Move, ...]
     first_turn_is_first_mover: bool
     fault: str | None = None
+    mules: tuple[tuple[int, ...], ...] = ()
 
     @property
     def steps(self) -> list[tuple[int, int]]:
         """Where each replayed move starts and ends."""
         return [(move.start, move.end) for move in self.moves]
+
+
+def mule_squares(position: Position) -> tuple[int, ...]:
+    """The squares of both sides' mules, in square order."""
+    return tuple(position.variant.geometry.squares_of(position.mules))
 
 
 def board_letters(position: Position) -> str:
@@ -73,17 +81,23 @@ def replay(record: GameRecord) -> Replay:
         return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
     first = position.turn is variant.first_to_move
     boards = [board_letters(position)]
+    mules = [mule_squares(position)]
     moves: list[Move] = []
+    fault = None
     for move in record.moves:
         try:
             played = _resolve(position, move.hub, move.text)
         except MoveTextError as error:
             fault = f"ply {move.ply} ({move.text}) does not replay: {error}"
-            return Replay(variant, tuple(boards), tuple(moves), first, fault=fault)
+            break
         position = position.play(played)
         boards.append(board_letters(position))
+        mules.append(mule_squares(position))
         moves.append(played)
-    return Replay(variant, tuple(boards), tuple(moves), first)
+    has_mules = any(mules)
+    return Replay(
+        variant, tuple(boards), tuple(moves), first, fault=fault, mules=tuple(mules) if has_mules else ()
+    )
 
 
 def _resolve(position: Position, hub: str, text: str) -> Move:

@@ -47,6 +47,13 @@
     for (var square = 1; square <= letters.length; square += 1) {
       squares[square].setAttribute("data-piece", letters.charAt(square - 1));
     }
+    // Mule checkers: Hub letters have no mule, so the data lists each board's mule squares.
+    if (data.mules) {
+      var mules = data.mules[ply];
+      for (var each = 1; each <= letters.length; each += 1) {
+        mark(each, "mule", mules.indexOf(each) >= 0);
+      }
+    }
     if (ply > 0) {
       mark(data.steps[ply - 1][0], "from", true);
       mark(data.steps[ply - 1][1], "to", true);

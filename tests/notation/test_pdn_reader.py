@@ -154,6 +154,26 @@ def test_a_short_capture_that_fits_two_sequences_is_ambiguous_and_the_full_path_
         assert exact.ok and "x".join(map(str, exact.moves[0].move.path)) == path
 
 
+def test_a_king_ring_capture_may_be_written_going_round_either_way() -> None:
+    # White's king on 11 takes 15, 14, 6 and 7 and comes back to 11; the ring runs both ways.
+    fen = "W:WK11:B6,7,14,15"
+    for path in ("11x18x9x2x11", "11x2x9x18x11"):
+        game = one(f'[GameType "21"]\n[FEN "{fen}"]\n{path} *\n')
+        assert game.ok, game.faults
+        assert game.moves[0].move.captured == frozenset({6, 7, 14, 15})
+
+
+def test_a_flying_king_capture_may_name_any_square_it_can_land_on_between_captures() -> None:
+    # White's king on 46 takes 37, may land on 32, 28 or 23, then takes 19 and lands on 10.
+    fen = "W:WK46:B19,37"
+    for landing in (32, 28, 23):
+        game = one(f'[GameType "20"]\n[FEN "{fen}"]\n46x{landing}x10 *\n')
+        assert game.ok, game.faults
+        assert (game.moves[0].move.end, game.moves[0].move.captured) == (10, frozenset({19, 37}))
+    wrong = one(f'[GameType "20"]\n[FEN "{fen}"]\n46x41x10 *\n')
+    assert [f.kind for f in wrong.faults] == [FaultKind.ILLEGAL_MOVE]
+
+
 def test_a_quiet_move_written_with_x_is_still_read() -> None:
     assert texts(one('[GameType "21"]\n1. 10x14 *\n')) == ["10x14"]
 
@@ -350,19 +370,27 @@ def test_the_lexer_gives_tokens_with_their_places() -> None:
 def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     import tracemalloc
 
-    game = '[Event "e"]\n[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-17 {a comment} 1/2-1/2\n\n'
+    # An annotated game of about 40 KB (a long note after the first move), so that files of tens of
+    # megabytes hold a few hundred games and read in seconds.
+    note = "a long note on the opening " * 1500
+    game = f'[Event "e"]\n[GameType "21"]\n1. 11-15 ;{note}\n23-19 2. 8-11 22-17 {{a comment}} 1/2-1/2\n\n'
 
-    def peak_reading(copies: int) -> tuple[int, int]:
-        path = tmp_path / f"big{copies}.pdn"
-        path.write_text(game * copies)
+    def peak_reading(megabytes: int) -> tuple[int, int, int]:
+        path = tmp_path / f"big{megabytes}.pdn"
+        copies = megabytes * 1_000_000 // len(game)
+        with path.open("w") as out:
+            for _ in range(copies):
+                out.write(game)
         tracemalloc.start()
-        count = sum(1 for _ in read_pdn(path))
+        count = sum(1 for g in read_pdn(path) if g.ok and len(g.moves[0].comments[0]) == len(note.strip()))
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        return count, peak
+        path.unlink()
+        return copies, count, peak
 
-    small_count, small_peak = peak_reading(50)
-    big_count, big_peak = peak_reading(1000)
-    assert (small_count, big_count) == (50, 1000)
-    # Twenty times the games, and the peak stays that of one chunk and one game (with room to spare).
-    assert big_peak < small_peak * 2 + 200_000, (small_peak, big_peak)
+    small_games, small_count, small_peak = peak_reading(10)
+    big_games, big_count, big_peak = peak_reading(40)
+    assert (small_count, big_count) == (small_games, big_games)
+    # A reader that held the file, or its games, would need tens of megabytes more for the bigger one.
+    assert big_peak < small_peak + 1_000_000, (small_peak, big_peak)
+    assert small_peak < 5_000_000, small_peak  # half the smaller file: far less than the file itself

@@ -103,7 +103,7 @@ def test_a_guess_that_does_not_replay_tries_the_variants_alike_and_names_the_one
     (fault,) = game.faults
     assert (fault.kind, fault.ply) == (FaultKind.ILLEGAL_MOVE, 15)
     assert fault.reason.startswith("b2-a3 is not legal for White in ")
-    assert "legal moves: a5:c3" in fault.reason
+    assert "legal moves: a5xc3" in fault.reason
     assert "does not replay as Russian draughts or Brazilian draughts either" in fault.reason
     assert fault.reason.endswith("it may be Czech draughts (GameType 29), not supported yet]")
 
@@ -127,4 +127,4 @@ def test_a_guess_that_fails_is_replaced_by_a_variant_alike_that_replays() -> Non
     )
     (as_russian,) = read_pdn_text('[GameType "25"]\n' + text)
     assert as_russian.faults[0].reason.startswith("h6:f8 is not legal for White")
-    assert as_russian.faults[0].reason.endswith("legal moves: h6:a7")
+    assert as_russian.faults[0].reason.endswith("legal moves: h6xa7")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,35 @@ def test_a_variant_without_a_pdn_game_type_is_named_in_a_variant_tag() -> None:
     assert back.variant.options == ("iyt-draws",)
 
 
+def test_a_mule_game_reads_back_with_its_mules() -> None:
+    mule = get_variant("mule")
+    rng = random.Random(4)
+    start = Position.start(mule)
+    # From the start position there is no FEN: the Variant tag alone brings back the mules.
+    from_start = format_game(game_record(mule, [], start=start, result="*"))
+    assert "[FEN" not in from_start
+    (plain,) = read_pdn_text(from_start)
+    assert plain.start_position() == start and len(plain.start_position().mule_squares(Color.WHITE)) == 4
+    for move in random_moves(start, 9, rng):
+        start = start.play(move)
+    moves = random_moves(start, 40, rng)
+    positions = [start]
+    for move in moves:
+        positions.append(positions[-1].play(move))
+    mules_seen = [p.mule_squares(Color.WHITE) + p.mule_squares(Color.BLACK) for p in positions]
+    assert mules_seen[0] and len(set(map(tuple, mules_seen))) > 1, "the mules should move or be taken"
+    text = format_game(game_record(mule, moves, start=start, result="*"))
+    assert '[Variant "mule"]' in text and "[GameType" not in text
+    assert f'[FEN "{start.fen()}"]' in text and ",M" in start.fen()
+    (back,) = read_pdn_text(text)
+    assert back.ok, back.faults
+    assert (back.variant_id, back.variant_guessed) == ("mule", False)
+    assert [m.move for m in back.moves] == moves
+    # Positions compare their mules too; the mule squares are checked by name as well.
+    assert list(back.positions()) == positions
+    assert [p.mule_squares(Color.WHITE) + p.mule_squares(Color.BLACK) for p in back.positions()] == mules_seen
+
+
 # --- round trip ----------------------------------------------------------------------------------------
 
 COMMENT = (
@@ -235,8 +265,10 @@ def _twin_capture_game(variant_id: str) -> list[Move]:
             legal = position.legal_moves()
             if not legal:
                 break
+            # Two captures with one start and end: the writer needs the full path for either.
+            ends = Counter((m.start, m.end) for m in legal if m.is_capture)
             for move in legal:
-                if move.is_capture and len(format_pdn(position, move).split("x")) > 2:
+                if ends[move.start, move.end] > 1:
                     return [*moves, move]
             move = rng.choice(legal)
             moves.append(move)
@@ -244,7 +276,13 @@ def _twin_capture_game(variant_id: str) -> list[Move]:
     raise AssertionError(f"no {variant_id} game with a full-path capture in 5000 random games")
 
 
+# The variants pydraughts also plays. Pool and Canadian checkers are not among them, so no other
+# program checks how those games are written.
+PYDRAUGHTS_VARIANTS = ("english", "international", "russian", "brazilian", "turkish")
+
+
 def test_pydraughts_reads_our_games_to_the_same_moves_and_positions() -> None:
+    """Our games of every variant pydraughts plays (not Pool or Canadian) read there move for move."""
     pdn_module = pytest.importorskip("draughts.PDN")
     from draughts import Board
     from draughts import Move as DraughtsMove
@@ -256,6 +294,11 @@ def test_pydraughts_reads_our_games_to_the_same_moves_and_positions() -> None:
         game_record(ENGLISH, _twin_capture_game("english"), clocks=[61.0] * 3, comments=[["a note"]]),
         game_record(INTERNATIONAL, _twin_capture_game("international"), result="1-1"),
     ]
+    # Algebraic boards: a capture is written with 'x', which pydraughts reads ('c3:e5' it rejects).
+    for variant_id in PYDRAUGHTS_VARIANTS[2:]:
+        variant = get_variant(variant_id)
+        ours.append(game_record(variant, random_moves(Position.start(variant), 60, rng), result="1-0"))
+        ours.append(game_record(variant, _twin_capture_game(variant_id), result="*"))
     # A set-up with White to move (pydraughts 0.6.7 misreads set-ups with Black to move: it doubles the
     # first move, and drops the games after one that has no moves).
     setup = Position.from_fen(INTERNATIONAL, "W:W10,16,19,28,31,33,46:B7,8,12,17,26,37,42")

@@ -54,6 +54,7 @@ _TERMINATIONS = {
     EndReason.NO_LEGAL_MOVES: Termination.NO_LEGAL_MOVES,
     EndReason.REPETITION: Termination.REPETITION,
     EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
+    EndReason.VARIANT_RULE: Termination.VARIANT_RULE,
 }
 
 
@@ -118,7 +119,7 @@ def play_record(
         outcome = GameOutcome.of(Winner.DRAW, Termination.MAX_LENGTH)
     else:
         winner = Winner.DRAW if end.winner is None else Winner.side(end.winner)
-        rule = end.rule if end.reason is EndReason.MOVE_COUNT_RULE else None
+        rule = end.rule if end.reason in (EndReason.MOVE_COUNT_RULE, EndReason.VARIANT_RULE) else None
         outcome = GameOutcome.of(winner, _TERMINATIONS[end.reason], rule=rule)
     opening = None
     if planned.opening is not None:

@@ -206,6 +206,54 @@ def test_kings_are_drawn_with_a_crown_and_a_move_in_the_list_opens_its_position(
     assert watch.dialogs == [] and watch.errors == []
 
 
+def test_mules_are_drawn_with_their_mark_as_the_game_steps_on(browser: Any, tmp_path: Path) -> None:
+    played = play_event(["Alpha", "Bravo"], variant_id="mule", games_per_encounter=1, openings=False)
+    build_site(tmp_path, played.event, played.games)
+    (game,) = played.games
+    positions = positions_of(game)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((tmp_path / "games" / f"{game.key}.html").as_uri())
+    marks = "els => els.map(e => getComputedStyle(e.querySelector('text.mule-mark')).display !== 'none')"
+    for ply in (0, len(positions) // 2, len(positions) - 1):
+        page.goto((tmp_path / "games" / f"{game.key}.html").as_uri() + f"#ply-{ply}")
+        page.reload()
+        position = positions[ply]
+        assert board_on_page(page) == letters_of(position)
+        shown_marks = page.eval_on_selector_all("svg.board g.sq", marks)
+        expected = [position.is_mule(square) for square in range(1, len(shown_marks) + 1)]
+        assert shown_marks == expected, f"ply {ply}"
+    page.keyboard.press("Home")  # from the last board back to the first, by the viewer alone
+    start = positions[0]
+    start_marks = [start.is_mule(square) for square in range(1, start.variant.square_count + 1)]
+    assert page.eval_on_selector_all("svg.board g.sq", marks) == start_marks
+    page.screenshot(path=str(ARTIFACTS / "report-mules.png"), full_page=False)
+    assert watch.dialogs == [] and watch.errors == []
+
+
+def test_copy_pdn_puts_the_games_pdn_on_the_clipboard(
+    browser: Any, crowning_site: tuple[PlayedEvent, Path]
+) -> None:
+    played, site = crowning_site
+    game = next(g for g in played.games if g.record is not None)
+    browser.grant_permissions(["clipboard-read", "clipboard-write"])
+    try:
+        page = browser.new_page()
+        watch = Watch(page)
+        page.goto((site / "games" / f"{game.key}.html").as_uri())
+        page.evaluate("navigator.clipboard.writeText('nothing copied yet')")
+        page.click("#copy-pdn")
+        page.wait_for_function("document.getElementById('copy-state').textContent !== ''")
+        assert page.inner_text("#copy-state") == "Copied."
+        copied = page.evaluate("navigator.clipboard.readText()")
+    finally:
+        browser.clear_permissions()
+    # The same text as the game's PDN file beside the page, which the writer made from the record.
+    assert copied == (site / "games" / f"{game.key}.pdn").read_text(encoding="utf-8")
+    assert f'[GameId "{game.key}"]' in copied
+    assert watch.dialogs == [] and watch.errors == []
+
+
 def test_hostile_engine_text_runs_no_script_and_reads_literally(browser: Any, tmp_path: Path) -> None:
     # A real engine process named like a script, printing an info line with markup in it on its first
     # move: as Black it moves first and plays on; as White its scripted move is illegal and it forfeits.

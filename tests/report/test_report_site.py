@@ -19,7 +19,7 @@ from arbiter.referee.record import GameOutcome, MoveRecord, Side, Termination, W
 from arbiter.report import GameEntry, SiteError, build_site
 from arbiter.report import site as site_module
 from arbiter.report.embed import script_json
-from arbiter.rules import Position, get_variant
+from arbiter.rules import Color, Position, get_variant
 from arbiter.tournament.standings import opening_results, standings
 
 HOSTILE_NAME = "<script>alert(1)</script>"
@@ -85,6 +85,50 @@ def test_index_lists_the_standings_in_rank_order(english: tuple[PlayedEvent, Pat
     assert f"{len(results)} of {len(played.games)} games played" in text
 
 
+def table_ranks(text: str, css_class: str) -> tuple[list[str], list[str]]:
+    """A table's rank column (its first cell in each body row) and its numbered column headings."""
+    table = text.split(f'<table class="{css_class}">', 1)[1].split("</table>", 1)[0]
+    head, body = table.split("<tbody>", 1)
+    rows = re.findall(r'<tr>\s*<td class="num">([^<]*)</td>', body)
+    return rows, re.findall(r'<th class="num" title="[^"]*">([^<]*)</th>', head)
+
+
+def test_tied_players_share_their_rank_in_the_standings_and_the_crosstable(tmp_path: Path) -> None:
+    played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, openings=False)
+    # Alpha wins every game it plays; Bravo and Charlie draw both of theirs, so they tie for second.
+    games = []
+    for game in played.games:
+        assert game.record is not None
+        if "Alpha" in (game.record.white.name, game.record.black.name):
+            winner = Winner.WHITE if game.record.white.name == "Alpha" else Winner.BLACK
+            outcome = GameOutcome.of(winner, Termination.RESIGNATION)
+        else:
+            outcome = GameOutcome.of(Winner.DRAW, Termination.AGREEMENT)
+        games.append(replace(game, record=game.record.model_copy(update={"outcome": outcome})))
+    build_site(tmp_path, played.event, games)
+    text = (tmp_path / "index.html").read_text(encoding="utf-8")
+    standing_ranks, _ = table_ranks(text, "standings")
+    cross_ranks, cross_heads = table_ranks(text, "crosstable")
+    assert standing_ranks == cross_ranks == cross_heads == ["1", "2", "2"]
+    assert table_names(text, "crosstable") == ["Alpha", "Bravo", "Charlie"]
+
+
+def test_the_move_list_numbers_each_move_once_on_the_row_of_its_first_ply(
+    english: tuple[PlayedEvent, Path],
+) -> None:
+    played, site = english
+    game = next(g for g in played.games if g.record is not None and g.record.plies > 30)
+    assert game.record is not None
+    text = page_of(site, game).read_text(encoding="utf-8")
+    cells = re.findall(r'<tr id="ply-([1-9]\d*)" class="[^"]*"><td>([^<]*)</td>', text)
+    assert [int(ply) for ply, _ in cells] == list(range(1, game.record.plies + 1))
+    # English: Black moves first, so odd plies open a move and even plies complete it.
+    assert all(number == (f"{(int(ply) + 1) // 2}." if int(ply) % 2 else "") for ply, number in cells), cells
+    # The status line still names the move in full, "16… 21-17" style.
+    labels = game_data(page_of(site, game))["labels"]
+    assert labels[1] == f"1\u2026 {game.record.moves[1].text}"
+
+
 def test_every_link_between_pages_leads_to_a_well_formed_page(english: tuple[PlayedEvent, Path]) -> None:
     played, site = english
     found = crawl(site)
@@ -111,6 +155,37 @@ def test_game_pages_carry_the_board_after_every_ply(event: str, request: pytest.
             assert data["boards"][ply] == letters_of(position), f"{game.key} ply {ply}"
             assert data["steps"][ply - 1] == [legal.start, legal.end]
         assert len(data["boards"]) == game.record.plies + 1
+
+
+def test_a_mule_game_page_replays_the_game_and_marks_its_mules(tmp_path: Path) -> None:
+    played = play_event(["Alpha", "Bravo"], variant_id="mule", openings=False, max_plies=200)
+    build_site(tmp_path, played.event, played.games)
+    for game in played.games:
+        assert game.record is not None
+        page = page_of(tmp_path, game)
+        data = game_data(page)
+        position = Position.from_fen(get_variant("mule"), game.record.start_fen)
+        mules = [sorted(position.mule_squares(Color.WHITE) + position.mule_squares(Color.BLACK))]
+        for ply, move in enumerate(game.record.moves, start=1):
+            position = position.play(parse_hub(position, move.hub))
+            assert data["boards"][ply] == letters_of(position), f"{game.key} ply {ply}"
+            mules.append(sorted(position.mule_squares(Color.WHITE) + position.mule_squares(Color.BLACK)))
+        assert data["mules"] == mules
+        assert len(set(map(tuple, mules))) > 1, "a mule should be taken in the game"
+        # The first board is drawn with its mules marked; every square can show the mark.
+        text = page.read_text(encoding="utf-8")
+        marked = [int(n) for n in re.findall(r'<g class="sq mule" data-square="(\d+)"', text)]
+        assert marked == mules[0] == [1, 2, 3, 4, 29, 30, 31, 32]
+        assert text.count('class="mule-mark"') == 32
+        (back,) = read_pdn_text((tmp_path / "games" / f"{game.key}.pdn").read_text(encoding="utf-8"))
+        assert back.ok and back.variant_id == "mule" and back.end_position() == position
+
+
+def test_games_without_mules_carry_no_mule_marks(english: tuple[PlayedEvent, Path]) -> None:
+    played, site = english
+    game = next(g for g in played.games if g.record is not None)
+    text = page_of(site, game).read_text(encoding="utf-8")
+    assert "mule" not in text and "mules" not in game_data(page_of(site, game))
 
 
 def test_game_and_event_pdn_read_back_move_for_move(english: tuple[PlayedEvent, Path]) -> None:
