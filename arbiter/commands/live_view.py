@@ -1,8 +1,15 @@
-"""The live terminal view of a running event: games done and left, running games, standings, faults."""
+"""The live terminal view of a running event: games done and left, running games, standings, faults.
+
+The standings are read from the database in a worker thread, at most once every few seconds: on a big
+event reading them takes a while, and the event loop that runs the engines must never wait for it.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import math
 import time
+from collections.abc import Sequence
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -11,33 +18,49 @@ from rich.text import Text
 
 from arbiter.commands.standings import standings_table
 from arbiter.referee.record import GameRecord, Termination, Winner
-from arbiter.store import TournamentStore
+from arbiter.store import Event, EventKind, TournamentStandings, TournamentStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
 
-_TIME_LOSSES = {Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY}
-_FORFEITS = {
-    Termination.ILLEGAL_MOVE,
-    Termination.UNPARSABLE_OUTPUT,
-    Termination.CRASH,
-    Termination.NO_ANSWER,
-    Termination.START_FAILURE,
-}
+TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
+FORFEITS = frozenset(
+    {
+        Termination.ILLEGAL_MOVE,
+        Termination.UNPARSABLE_OUTPUT,
+        Termination.CRASH,
+        Termination.NO_ANSWER,
+        Termination.START_FAILURE,
+    }
+)
+STANDINGS_EVERY_SECONDS = 2.0
 
 
 class LiveView:
     """A rich view, redrawn as games start and end; plain lines when the output is not a terminal."""
 
-    def __init__(self, store: TournamentStore, console: Console | None = None) -> None:
+    def __init__(
+        self,
+        store: TournamentStore,
+        console: Console | None = None,
+        *,
+        standings_every: float = STANDINGS_EVERY_SECONDS,
+    ) -> None:
         self.store = store
         self.console = console or Console()
+        self.standings_every = standings_every
         self.tournament_id: int | None = None
         self.total = 0
         self.done = 0
         self.running: dict[GameKey, tuple[PlannedGame, float]] = {}
         self.time_losses = 0
         self.forfeits = 0
+        self.faults = 0
         self.messages: list[str] = []
+        self.standings: TournamentStandings | None = None
         self._live: Live | None = None
+        self._standings_stale = False
+        self._standings_reading = False
+        self._standings_read_at = -math.inf
+        self._standings_timer: asyncio.TimerHandle | None = None
 
     def __enter__(self) -> LiveView:
         if self.console.is_terminal:
@@ -46,12 +69,25 @@ class LiveView:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self._standings_timer is not None:
+            self._standings_timer.cancel()
+            self._standings_timer = None
         if self._live is not None:
+            if self.tournament_id is not None:
+                # The run is over: the last frame shows the final standings.
+                self.standings = self.store.standings(self.tournament_id)
             self._live.update(self._render())
             self._live.__exit__(None, None, None)
 
     def attach(self, tournament_id: int) -> None:
+        """Follow this tournament; a resumed event's time losses, forfeits and faults so far count too."""
         self.tournament_id = tournament_id
+        endings = self.store.termination_counts(tournament_id)
+        self.time_losses = sum(endings.get(termination, 0) for termination in TIME_LOSSES)
+        self.forfeits = sum(endings.get(termination, 0) for termination in FORFEITS)
+        self.faults = self.store.event_counts(tournament_id).get(EventKind.FAULT, 0)
+        if self.console.is_terminal:
+            self.standings = self.store.standings(tournament_id)
 
     # ------------------------------------------------------------------ RunObserver
 
@@ -72,18 +108,62 @@ class LiveView:
         outcome = record.outcome
         if outcome is not None and outcome.winner is not Winner.UNFINISHED:
             self.done += 1
-            if outcome.termination in _TIME_LOSSES:
+            if outcome.termination in TIME_LOSSES:
                 self.time_losses += 1
-            if outcome.termination in _FORFEITS:
+            if outcome.termination in FORFEITS:
                 self.forfeits += 1
         reason = outcome.reason if outcome else "unfinished"
         players = f"{game.white} (White) - {game.black} (Black)"
         self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({record.plies} plies)")
+        self._standings_stale = True
+        self._read_standings()
+        self._refresh()
+
+    def events_recorded(self, events: Sequence[Event]) -> None:
+        self.faults += sum(1 for event in events if event.kind is EventKind.FAULT)
         self._refresh()
 
     def message(self, text: str) -> None:
         self._say(text)
         self._refresh()
+
+    # ------------------------------------------------------------------ standings, off the event loop
+
+    def _read_standings(self) -> None:
+        """Start reading the standings in a thread, unless a read is under way or one was started
+        less than `standings_every` seconds ago (then a timer starts it when that time is up)."""
+        if self._live is None or self.tournament_id is None:
+            return
+        if not self._standings_stale or self._standings_reading or self._standings_timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not during a run: `__exit__` reads the final standings
+        wait = self._standings_read_at + self.standings_every - time.monotonic()
+        if wait > 0:
+            self._standings_timer = loop.call_later(wait, self._timer_rang)
+            return
+        self._standings_stale = False
+        self._standings_reading = True
+        self._standings_read_at = time.monotonic()
+        future = loop.run_in_executor(None, self.store.standings, self.tournament_id)
+        future.add_done_callback(self._standings_arrived)
+
+    def _timer_rang(self) -> None:
+        self._standings_timer = None
+        self._read_standings()
+
+    def _standings_arrived(self, future: asyncio.Future[TournamentStandings]) -> None:
+        self._standings_reading = False
+        if future.cancelled():
+            return
+        try:
+            self.standings = future.result()
+        except Exception as exc:  # a failed read must not stop the event
+            self._say(f"standings not refreshed: {exc}")
+        self._refresh()
+        self._read_standings()  # games that finished during the read
 
     # ------------------------------------------------------------------ drawing
 
@@ -98,10 +178,11 @@ class LiveView:
             self._live.update(self._render())
 
     def _render(self) -> Group:
+        left = self.total - self.done
         parts: list[Table | Text] = [
             Text(
-                f"games {self.done}/{self.total}   running {len(self.running)}   "
-                f"time losses {self.time_losses}   forfeits {self.forfeits}",
+                f"games done {self.done}/{self.total}, left {left}   running {len(self.running)}   "
+                f"time losses {self.time_losses}   forfeits {self.forfeits}   faults {self.faults}",
                 style="bold",
             )
         ]
@@ -113,7 +194,7 @@ class LiveView:
             for key, (game, started) in sorted(self.running.items(), key=lambda item: str(item[0])):
                 running.add_row(str(key), game.white, game.black, f"{now - started:.0f}")
             parts.append(running)
-        if self.tournament_id is not None:
-            parts.append(standings_table(self.store.standings(self.tournament_id)))
+        if self.standings is not None:
+            parts.append(standings_table(self.standings))
         parts.extend(Text(m) for m in self.messages)
         return Group(*parts)

@@ -8,10 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 
 from arbiter.commands.live_view import LiveView
-from arbiter.commands.standings import crosstable_table, ratings_table, standings_table
+from arbiter.commands.standings import (
+    crosstable_table,
+    openings_table,
+    output_console,
+    ratings_table,
+    standings_table,
+)
 from arbiter.engines import EngineConfig
 from arbiter.store import StoreError, TournamentStore
 from arbiter.tournament.config import (
@@ -20,6 +27,7 @@ from arbiter.tournament.config import (
     ConfigError,
     EngineEntry,
     Openings,
+    SettingError,
     TournamentConfig,
     bundled_command,
     load_tournament,
@@ -65,6 +73,7 @@ def run_command(
 
 
 def match_command(
+    ctx: typer.Context,
     first: str = typer.Argument(
         ..., help="An engine: a bundled name (random, greedy, alphabeta) or a command."
     ),
@@ -72,13 +81,25 @@ def match_command(
     variant: str = typer.Option("english", "--variant", "-v", help="Variant id (see `arbiter variants`)."),
     tc: str = typer.Option("acf scale=0.01", "--tc", help="Time control, e.g. 'acf scale=0.01', 40/60+0.6."),
     openings: str | None = typer.Option(
-        None, "--openings", help="An ACF deck (acf-144, acf-156, acf-174, pro-checkers) or an openings file."
+        None,
+        "--openings",
+        help="An ACF deck (acf-144, acf-156, acf-174, pro-checkers), an openings file, or a .pdn file.",
     ),
-    order: str = typer.Option("sequential", "--order", help="Opening order: sequential or random."),
+    plies: int | None = typer.Option(
+        None,
+        "--plies",
+        min=0,
+        help="With a .pdn file: each game's start and this many plies make an opening.",
+    ),
+    order: str | None = typer.Option(
+        None, "--order", help="Opening order: sequential (default) or random (pro-checkers: random)."
+    ),
     seed: int = typer.Option(1, "--seed", help="Seed for random opening order."),
     games: int = typer.Option(2, "--games", "-n", min=1, help="Games per encounter (rounds = --rounds)."),
     rounds: int = typer.Option(1, "--rounds", "-r", min=1, help="How many encounters (cutechess -rounds)."),
-    repeat: bool = typer.Option(False, "--repeat", help="Play each opening twice, colours swapped."),
+    repeat: bool = typer.Option(
+        False, "--repeat", help="Play each opening twice, colours swapped (pro-checkers always does)."
+    ),
     concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Games at a time."),
     database: Path = typer.Option(Path("match.sqlite"), "--db", help="SQLite file to keep results in."),
     report: Path | None = typer.Option(None, "--report", help="Write the HTML site here after every game."),
@@ -86,8 +107,10 @@ def match_command(
     max_plies: int | None = typer.Option(
         None, "--max-plies", min=1, help="Adjudicate a draw at this length."
     ),
-    sprt: str | None = typer.Option(
-        None, "--sprt", help="Stop when decided: 'elo0=0 elo1=10 alpha=0.05 beta=0.05'."
+    sprt: list[str] | None = typer.Option(
+        None,
+        "--sprt",
+        help="Stop when decided: --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 (or the same quoted).",
     ),
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786)."
@@ -98,27 +121,31 @@ def match_command(
     if entries[0]["name"] == entries[1]["name"]:
         entries[1]["name"] = f"{entries[1]['name']}-2"
     try:
-        sprt_settings = _parse_sprt(sprt) if sprt else None
-        opening_spec = _openings(openings, order, seed)
-        config = TournamentConfig(
-            name=name or f"{entries[0]['name']} vs {entries[1]['name']}",
-            variant=variant,
-            time_control=tc,
-            format="match",
-            cycles=rounds,
-            games_per_encounter=games,
-            repeat=repeat,
-            openings=opening_spec,
-            concurrency=concurrency,
-            database=database,
-            report=report,
-            adjudication=Adjudication(max_plies=max_plies),
-            scheduler=scheduler,
-            engines=[EngineEntry.model_validate(e) for e in entries],
-        )
+        sprt_settings = _parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
+        settings: dict[str, object] = {
+            "name": name or f"{entries[0]['name']} vs {entries[1]['name']}",
+            "variant": variant,
+            "time_control": tc,
+            "format": "match",
+            "cycles": rounds,
+            "games_per_encounter": games,
+            "openings": _openings(openings, plies, order, seed),
+            "concurrency": concurrency,
+            "database": database,
+            "report": report,
+            "adjudication": Adjudication(max_plies=max_plies),
+            "scheduler": scheduler,
+            "engines": [EngineEntry.model_validate(e) for e in entries],
+        }
+        if repeat:  # without the flag a ballot rule (pro-checkers) still plays its ballots twice
+            settings["repeat"] = True
+        config = TournamentConfig.model_validate(settings)
         engines = [
             EngineConfig.model_validate({k: v for k, v in e.items() if k != "bundled"}) for e in entries
         ]
+    except ValidationError as exc:
+        typer.echo(f"error: {_option_errors(exc)}", err=True)
+        raise typer.Exit(2) from None
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -134,12 +161,60 @@ def _engine_entry(text: str, fallback: str) -> dict[str, object]:
     return {"name": Path(command[0]).name or fallback, "command": command}
 
 
-def _openings(text: str | None, order: str, seed: int) -> Openings | None:
+def _openings(text: str | None, plies: int | None, order: str | None, seed: int) -> Openings | None:
     if text is None:
+        if plies is not None:
+            raise ValueError("--plies cuts the games of a .pdn file given with --openings")
         return None
-    if Path(text).exists():
-        return Openings(file=Path(text), order=order, seed=seed)  # type: ignore[arg-type]
-    return Openings(deck=text, order=order, seed=seed)  # type: ignore[arg-type]
+    spec: dict[str, object] = {"seed": seed}
+    spec["file" if Path(text).exists() else "deck"] = text
+    if plies is not None:
+        spec["plies"] = plies
+    if order is not None:  # otherwise the deck's own order: sequential, or a ballot rule's
+        spec["order"] = order
+    return Openings.model_validate(spec)
+
+
+# The `arbiter match` option behind each setting of the tournament it builds.
+_MATCH_OPTIONS = {
+    "variant": "--variant",
+    "time_control": "--tc",
+    "cycles": "--rounds",
+    "games_per_encounter": "--games",
+    "repeat": "--repeat",
+    "openings": "--openings",
+    "deck": "--openings",
+    "file": "--openings",
+    "plies": "--plies",
+    "order": "--order",
+    "concurrency": "--concurrency",
+}
+
+
+def _option_errors(exc: ValidationError) -> str:
+    """A validation error of the settings `arbiter match` built from its options, told by option."""
+    lines = []
+    for error in exc.errors():
+        loc: tuple[str | int, ...] = tuple(error["loc"])
+        cause = error.get("ctx", {}).get("error")
+        if isinstance(cause, SettingError):
+            loc += cause.key
+        key = str(loc[-1]) if loc else ""
+        where = _MATCH_OPTIONS.get(key, ".".join(str(part) for part in loc) or "settings")
+        lines.append(f"{where}: {str(error['msg']).removeprefix('Value error, ')}")
+    return "\n".join(lines)
+
+
+def _sprt_tokens(given: list[str], following: list[str]) -> str:
+    """The SPRT settings as one text, from `--sprt "elo0=0 elo1=10 ..."`, from `--sprt elo0=0 elo1=10
+    ...` as cutechess-cli takes them (the words after the first arrive as extra arguments), or from
+    `--sprt` given once per setting."""
+    if following and not given:
+        raise ValueError(f"unexpected arguments: {' '.join(following)}")
+    for word in following:
+        if "=" not in word:
+            raise ValueError(f"unexpected argument {word!r} (after --sprt, settings such as elo1=10)")
+    return " ".join([*given, *following])
 
 
 def _parse_sprt(text: str) -> SprtSettings:
@@ -155,7 +230,7 @@ def _parse_sprt(text: str) -> SprtSettings:
 
 
 def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSettings | None) -> None:
-    console = Console()
+    console = output_console()
     if config.scheduler is not None:
         from arbiter.distributed import DistributedMissingError, require_distributed
 
@@ -166,19 +241,19 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
             raise typer.Exit(2) from None
     report_dir = config.report
     try:
+        # Planning reads and checks the openings: a bad deck stops the run before the database exists.
+        runner = TournamentRunner(config, engines, sprt=sprt, log_dir=config.database.parent / "engine-logs")
+    except (ValueError, OpeningError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    try:
         store = TournamentStore.open(config.database, create=True)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     with store:
         refresh = _report_refresher(store, report_dir) if report_dir is not None else None
-        try:
-            runner = TournamentRunner(
-                config, engines, sprt=sprt, after_game=refresh, log_dir=config.database.parent / "engine-logs"
-            )
-        except (ValueError, OpeningError) as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+        runner.after_game = refresh
         view = LiveView(store, console)
         runner.observer = view
         try:
@@ -226,9 +301,13 @@ def _print_summary(
     result = store.standings(summary.tournament_id)
     console.print(standings_table(result))
     console.print(crosstable_table(result))
-    ratings = ratings_table(result.players, store.finished_results(summary.tournament_id))
+    finished = store.finished_results(summary.tournament_id)
+    ratings = ratings_table(result.players, finished)
     if ratings is not None:
         console.print(ratings)
+    openings = openings_table(finished, store.opening_names(summary.tournament_id))
+    if openings is not None:
+        console.print(openings)
     state = "stopped" if summary.stopped else "finished"
     console.print(
         f"{state}: {summary.finished}/{summary.planned} games in {store.path}"
@@ -242,4 +321,5 @@ def _print_summary(
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run_command)
-    app.command("match")(match_command)
+    # The words after `--sprt elo0=0` arrive as extra arguments (see `_sprt_tokens`).
+    app.command("match", context_settings={"allow_extra_args": True})(match_command)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import typer
@@ -13,7 +13,7 @@ from rich.table import Table
 
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
 from arbiter.tournament.scoring import FinishedGame, scheme_named
-from arbiter.tournament.standings import Tally
+from arbiter.tournament.standings import Tally, opening_results
 from arbiter.tournament.stats import elo_for, elo_from_pentanomial, pentanomial
 
 
@@ -28,10 +28,7 @@ def standings_command(
     list_only: bool = typer.Option(False, "--list", help="List the tournaments in the database and stop."),
 ) -> None:
     """Show the standings and crosstable of a tournament stored in DATABASE."""
-    console = Console()
-    if not console.is_terminal:
-        # Piped into a file or another program: no terminal width to fit, so cut nothing.
-        console = Console(width=_UNLIMITED_WIDTH)
+    console = output_console()
     try:
         scheme = scheme_named(scoring) if scoring is not None else None
     except ValueError as exc:
@@ -44,7 +41,9 @@ def standings_command(
                 return
             info = store.find_tournament(tournament)
             result = store.standings(info.id, scheme)
-            ratings = ratings_table(result.players, store.finished_results(info.id))
+            finished = store.finished_results(info.id)
+            ratings = ratings_table(result.players, finished)
+            openings = openings_table(finished, store.opening_names(info.id))
             others = len(store.tournaments()) - 1
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -58,9 +57,18 @@ def standings_command(
     console.print(crosstable_table(result))
     if ratings is not None:
         console.print(ratings)
+    if openings is not None:
+        console.print(openings)
 
 
 _UNLIMITED_WIDTH = 1000
+
+
+def output_console() -> Console:
+    """A console for tables: the terminal's width, or, when piped into a file or another program,
+    no width to fit, so that nothing is cut."""
+    console = Console()
+    return console if console.is_terminal else Console(width=_UNLIMITED_WIDTH)
 
 
 def register(app: typer.Typer) -> None:
@@ -187,6 +195,41 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             pairs_elo,
         )
     return table
+
+
+def openings_table(games: Sequence[FinishedGame], names: Mapping[str, str]) -> Table | None:
+    """Per opening and pair of players, each side's wins, draws and losses with each colour (None when
+    the games started from no openings). Openings come in playing order; `names` maps ids to names."""
+    results = opening_results(games)
+    if not results:
+        return None
+    table = Table(title="Openings (each side's wins-draws-losses with each colour)")
+    table.add_column("Opening", no_wrap=True)
+    table.add_column("Name")
+    table.add_column("Player", no_wrap=True)
+    for name in ("Games", "White W-D-L", "Black W-D-L", "Score"):
+        table.add_column(name, justify="right", no_wrap=True)
+    for result in results:
+        for row, player in enumerate(result.players):
+            record = result.by_player[player]
+            overall = record.as_white + record.as_black
+            table.add_row(
+                escape(result.opening_id) if row == 0 else "",
+                escape(_opening_name(names, result.opening_id)) if row == 0 else "",
+                escape(player),
+                str(overall.games),
+                _wdl(record.as_white),
+                _wdl(record.as_black),
+                points_text(overall.score),
+            )
+        table.add_section()
+    return table
+
+
+def _opening_name(names: Mapping[str, str], opening_id: str) -> str:
+    """An opening's name, or nothing where its games were stored with its id as name."""
+    name = names.get(opening_id, "")
+    return "" if name == opening_id else name
 
 
 def _elo(value: float) -> str:

@@ -25,6 +25,7 @@ class PdnOpening:
     moves: str
     variant_id: str
     source: str  # `file.pdn#12`: the game it was cut from
+    line: int = 1  # where that game starts in the file
 
     @property
     def plies(self) -> int:
@@ -93,6 +94,7 @@ def openings_from_pdn(
                 moves,
                 game.variant_id,
                 f"{source.name}#{game.number}",
+                game.line,
             )
         )
     if problem_count:

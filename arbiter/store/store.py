@@ -33,7 +33,7 @@ from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from arbiter.engines.params import EngineIdentity, ParamDecl
-from arbiter.referee.record import GameRecord, Winner
+from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store.codec import (
     dump_json,
     game_columns,
@@ -372,7 +372,44 @@ class TournamentStore:
                 result.append(StoredEvent(id=row.id, tournament_id=tournament_id, game_key=key, event=event))
             return result
 
+    def event_counts(self, tournament_id: int) -> dict[EventKind, int]:
+        """How many events of each kind the tournament has (faults, warnings, ...), counted in SQL."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            rows = session.exec(
+                select(EventRow.kind, func.count())
+                .where(EventRow.tournament_id == tournament_id)
+                .group_by(col(EventRow.kind))
+            ).all()
+            return {EventKind(kind): count for kind, count in rows}
+
     # --- results ------------------------------------------------------------------------------------
+
+    def termination_counts(self, tournament_id: int) -> dict[Termination, int]:
+        """How many finished games ended each way (no legal move, time forfeit, crash, ...)."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            rows = session.exec(
+                select(GameRow.termination, func.count())
+                .where(GameRow.tournament_id == tournament_id, col(GameRow.finished).is_(True))
+                .group_by(col(GameRow.termination))
+            ).all()
+            return {Termination(termination): count for termination, count in rows if termination is not None}
+
+    def opening_names(self, tournament_id: int) -> dict[str, str]:
+        """The name of each opening the tournament's stored games started from, by opening id."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            rows = session.exec(
+                select(GameRow.opening_id, GameRow.opening)
+                .where(GameRow.tournament_id == tournament_id, col(GameRow.opening_id).is_not(None))
+                .distinct()
+            ).all()
+        names: dict[str, str] = {}
+        for opening_id, opening in rows:
+            if opening_id is not None and opening_id not in names:
+                names[opening_id] = str(load_dict(opening).get("name") or "")
+        return names
 
     def finished_results(self, tournament_id: int) -> list[FinishedGame]:
         """One result per finished game, in schedule order, with its opening and game pair.

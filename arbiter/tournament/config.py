@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    NonNegativeInt,
     PositiveInt,
     ValidationError,
     field_validator,
@@ -22,12 +23,22 @@ from pydantic import (
 from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules.variants import get_variant
+from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
 
 
 class ConfigError(ValueError):
     """A tournament or engines file that cannot be used; the message says where and why."""
+
+
+class SettingError(ValueError):
+    """A validator's complaint about one key (`key`, below the model that raised it), so that the
+    message can name that key and its line rather than the table as a whole."""
+
+    def __init__(self, key: tuple[str | int, ...], message: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 def bundled_command(name: str) -> list[str]:
@@ -49,17 +60,59 @@ class EngineEntry(BaseModel):
 class Openings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    deck: str | None = Field(None, description="acf-144, acf-156, acf-174, acf-ctd")
-    file: Path | None = Field(None, description="one opening per line: PDN moves or a FEN")
+    deck: str | None = Field(None, description="acf-144, acf-156, acf-174, acf-ctd, pro-checkers")
+    file: Path | None = Field(
+        None, description="one opening per line (PDN moves or a FEN), or a .pdn file of games cut at `plies`"
+    )
+    plies: NonNegativeInt | None = Field(
+        None, description="with a .pdn file: each game's start and this many of its plies make an opening"
+    )
     order: Literal["sequential", "random"] = "sequential"
     seed: int = 1
     count: PositiveInt | None = Field(None, description="play only the first N openings of the deck")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ballot_rule_order(cls, data: Any) -> Any:
+        # A ballot rule deals in its own order unless the file chooses one.
+        rule = _ballot_rule_of(data)
+        if rule is None or not isinstance(data, dict) or "order" in data:
+            return data
+        return {**data, "order": rule.order.value}
+
+    @field_validator("deck")
+    @classmethod
+    def _known_deck(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        key = value.strip().lower()
+        if key not in DECK_NAMES:
+            raise ValueError(f"unknown deck {value!r}; decks: {', '.join(DECK_NAMES)}")
+        return key
 
     @model_validator(mode="after")
     def _one_source(self) -> Openings:
         if (self.deck is None) == (self.file is None):
             raise ValueError("give exactly one of 'deck' or 'file'")
+        if self.file is not None and is_pdn_file(self.file):
+            if self.plies is None:
+                raise SettingError(
+                    ("plies",),
+                    "a PDN opening file needs 'plies': how many plies of each game make its opening "
+                    "(0 for the game's start position only)",
+                )
+        elif self.plies is not None:
+            raise SettingError(
+                ("plies",),
+                "'plies' cuts the games of a PDN opening file (file = \"games.pdn\") into openings",
+            )
         return self
+
+
+def _ballot_rule_of(openings: Any) -> BallotRule | None:
+    """The ballot rule an `[openings]` table (raw or validated) names as its deck, if any."""
+    deck = openings.get("deck") if isinstance(openings, dict) else getattr(openings, "deck", None)
+    return ballot_rule(deck) if isinstance(deck, str) else None
 
 
 class Adjudication(BaseModel):
@@ -98,6 +151,18 @@ class TournamentConfig(BaseModel):
     adjudication: Adjudication = Field(default_factory=Adjudication)
     engines: list[EngineEntry] = Field(min_length=2)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _ballot_rule_pairs(cls, data: Any) -> Any:
+        # A paired ballot rule (pro-checkers) plays each ballot twice with colours swapped, unless the
+        # file says otherwise (which `_ballot_rule_kept` then refuses).
+        if not isinstance(data, dict):
+            return data
+        rule = _ballot_rule_of(data.get("openings"))
+        if rule is None or not rule.paired:
+            return data
+        return {"repeat": True, "games_per_encounter": 2, **data}
+
     @field_validator("variant")
     @classmethod
     def _known_variant(cls, value: str) -> str:
@@ -114,9 +179,39 @@ class TournamentConfig(BaseModel):
         names = [e.name for e in self.engines]
         doubles = sorted({n for n in names if names.count(n) > 1})
         if doubles:
-            raise ValueError(f"engine names must be distinct; repeated: {', '.join(doubles)}")
+            second = next(i for i, name in enumerate(names) if name in names[:i])
+            raise SettingError(
+                ("engines", second, "name"), f"engine names must be distinct; repeated: {', '.join(doubles)}"
+            )
         if self.format == "match" and len(names) != 2:
-            raise ValueError(f"a match needs exactly two engines, got {len(names)}")
+            raise SettingError(("format",), f"a match needs exactly two engines, got {len(names)}")
+        return self
+
+    @model_validator(mode="after")
+    def _openings_in_pairs(self) -> TournamentConfig:
+        if self.repeat and self.games_per_encounter % 2 != 0:
+            raise SettingError(
+                ("games_per_encounter",),
+                "repeat plays each opening twice with colours swapped, so games_per_encounter must be "
+                f"even, got {self.games_per_encounter}",
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _ballot_rule_kept(self) -> TournamentConfig:
+        rule = _ballot_rule_of(self.openings)
+        if rule is None:
+            return self
+        if rule.paired and not self.repeat:
+            raise SettingError(
+                ("repeat",),
+                f"the {rule.name} rule plays each ballot twice, colours swapped: remove 'repeat = false' "
+                "or choose another deck",
+            )
+        if self.variant.partition("+")[0] != rule.variant:
+            raise SettingError(
+                ("variant",), f"the {rule.name} rule is played in {rule.variant}, not {self.variant}"
+            )
         return self
 
 
@@ -192,6 +287,9 @@ def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | i
     lines = []
     for error in exc.errors():
         loc = prefix + tuple(error["loc"])
+        cause = error.get("ctx", {}).get("error")
+        if isinstance(cause, SettingError):
+            loc += cause.key
         key = ".".join(str(p) for p in loc) or "(top level)"
         lines.append(f"{path}:{_line_of(text, loc)}: {key}: {error['msg']}")
     return "\n".join(lines)

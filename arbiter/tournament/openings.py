@@ -1,17 +1,22 @@
 """Opening decks: the ACF three-move ballots, the Pro Checkers rule, and openings read from a file.
 
 An opening is kept as text (PDN move text such as `11-15 23-19 8-11`, or a FEN such as
-`B:W21-32:B1-12`). Only its shape is checked here; whether the moves are legal is for the rules core to
-decide when a game starts from it.
+`B:W21-32:B1-12`); an opening cut from a PDN game holds both, the game's start position and its first
+moves. Only the shape of a text file's openings is checked here; whether they can be played is checked
+against the rules when the tournament is planned (see `plan`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+
+from arbiter.notation.pdn import PdnError
+from arbiter.notation.pdn_openings import openings_from_pdn
 
 # The project's copy of the ACF deck; see data/acf_3move_deck.tsv for its columns and sources.
 DEFAULT_ACF_DECK_PATH = Path(__file__).resolve().parents[2] / "data" / "acf_3move_deck.tsv"
@@ -49,13 +54,42 @@ class OpeningOrder(StrEnum):
 
 @dataclass(frozen=True)
 class Opening:
-    """One opening. `id` is stable across runs (`acf-5`, `openings.txt:12`) so results can name it."""
+    """One opening. `id` is stable across runs (`acf-5`, `openings.txt:12`) so results can name it.
+
+    `text` is the moves (kind MOVES) or the start position (kind FEN). Moves may start from a set
+    position, `start_fen`, as openings cut from PDN games do. `source` says where the opening was read
+    (`file:line`), for messages about it.
+    """
 
     id: str
     kind: OpeningKind
     text: str
     name: str = ""
     tags: frozenset[str] = field(default_factory=frozenset)
+    start_fen: str | None = None
+    source: str = field(default="", compare=False)
+
+    @property
+    def fen(self) -> str | None:
+        """The position the game starts from, or None for the variant's start position."""
+        return self.text if self.kind is OpeningKind.FEN else self.start_fen
+
+    @property
+    def moves(self) -> list[str]:
+        """The opening's moves, without move numbers or strength marks."""
+        if self.kind is OpeningKind.FEN:
+            return []
+        moves = []
+        for token in self.text.replace(".", ". ").split():
+            if token.endswith(".") and token[:-1].isdigit():
+                continue
+            moves.append(token.rstrip("!?"))
+        return [move for move in moves if move]
+
+    @property
+    def where(self) -> str:
+        """The place to name in a message about this opening."""
+        return self.source or self.id
 
 
 # --- the ACF deck ---------------------------------------------------------------------------------
@@ -93,7 +127,11 @@ def read_acf_table(path: Path = DEFAULT_ACF_DECK_PATH) -> list[Opening]:
             fault = f"a three-move opening needs exactly 3 moves, got {len(moves.split())}"
         if fault is not None:
             raise OpeningError(f"{where}: {fault}")
-        openings.append(Opening(id=f"acf-{number}", kind=OpeningKind.MOVES, text=moves, name=name, tags=tags))
+        openings.append(
+            Opening(
+                id=f"acf-{number}", kind=OpeningKind.MOVES, text=moves, name=name, tags=tags, source=where
+            )
+        )
     if not openings:
         raise OpeningError(f"{path}: holds no openings")
     return openings
@@ -118,27 +156,38 @@ def acf_deck(deck: str, path: Path = DEFAULT_ACF_DECK_PATH) -> list[Opening]:
 
 @dataclass(frozen=True)
 class BallotRule:
-    """How a named ballot rule deals openings: which deck, in which order, and whether in colour pairs."""
+    """How a named ballot rule deals openings: which deck, in which order, whether each opening is
+    played twice with colours swapped (`paired`), and the variant whose moves the deck holds.
+
+    A tournament naming the rule's deck plays by it (see `config.TournamentConfig`)."""
 
     name: str
     deck: str
     order: OpeningOrder
     paired: bool
+    variant: str
 
 
 # It's Your Turn's Pro Checkers: the first three moves come from the 144 over-the-board openings plus
 # those approved for play by mail (the 156 deck), chosen at random; two players meeting play the same
 # opening twice, each with each colour.
-PRO_CHECKERS = BallotRule(name="pro-checkers", deck="acf-156", order=OpeningOrder.RANDOM, paired=True)
+PRO_CHECKERS = BallotRule(
+    name="pro-checkers", deck="acf-156", order=OpeningOrder.RANDOM, paired=True, variant="english"
+)
 BALLOT_RULES = {PRO_CHECKERS.name: PRO_CHECKERS}
+DECK_NAMES = (*ACF_DECKS, *BALLOT_RULES)
+"""Every name a tournament file may give as `deck`."""
+
+
+def ballot_rule(deck: str) -> BallotRule | None:
+    """The ballot rule a deck name stands for, or None for a plain deck."""
+    return BALLOT_RULES.get(deck.strip().lower())
 
 
 def named_deck(name: str, path: Path = DEFAULT_ACF_DECK_PATH) -> list[Opening]:
     """A deck by name: an ACF deck or a ballot rule's deck (`pro-checkers`)."""
-    key = name.strip().lower()
-    if key in BALLOT_RULES:
-        return acf_deck(BALLOT_RULES[key].deck, path)
-    return acf_deck(key, path)
+    rule = ballot_rule(name)
+    return acf_deck(rule.deck if rule is not None else name, path)
 
 
 # --- opening files --------------------------------------------------------------------------------
@@ -212,13 +261,58 @@ def read_opening_file(path: Path) -> list[Opening]:
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         try:
-            openings.append(parse_opening_line(raw, f"{path.name}:{line_number}"))
+            opening = parse_opening_line(raw, f"{path.name}:{line_number}")
         except OpeningError as error:
             raise OpeningError(f"{path}:{line_number}: {error}") from None
+        openings.append(dataclasses.replace(opening, source=f"{path}:{line_number}"))
     if not openings:
         raise OpeningError(
             f"{path}: holds no openings (one per line: moves such as 11-15 23-19 8-11, or a FEN)"
         )
+    return openings
+
+
+def is_pdn_file(path: Path) -> bool:
+    """Whether an opening file holds PDN games (to cut openings from) rather than one opening a line."""
+    return path.suffix.lower() == ".pdn"
+
+
+def read_pdn_openings(path: Path, plies: int, variant: str) -> list[Opening]:
+    """Openings cut from the games of a PDN file: each game's start position and its first `plies`
+    plies (fewer where the game is shorter); repeats of an earlier opening are left out.
+
+    Games without a GameType tag are read as `variant`; a game of another variant is refused, as is a
+    game whose start or first plies do not replay. Each opening's id is `<file name>#<game number>`.
+    """
+    if not path.is_file():
+        raise OpeningError(f"{path}: no such opening file")
+    try:
+        cut = openings_from_pdn(path, plies, default_variant=variant)
+    except PdnError as error:
+        raise OpeningError(str(error)) from None
+    except OSError as error:
+        raise OpeningError(f"{path}: cannot read: {error.strerror or error}") from None
+    openings: list[Opening] = []
+    for game in cut:
+        where = f"{path}:{game.line}"
+        if game.variant_id != variant:
+            raise OpeningError(
+                f"{where}: game {game.source} is {game.variant_id}, the tournament plays {variant}"
+            )
+        if game.moves:
+            opening = Opening(
+                id=game.source,
+                kind=OpeningKind.MOVES,
+                text=game.moves,
+                name=game.name,
+                start_fen=game.fen,
+                source=where,
+            )
+        else:
+            opening = Opening(
+                id=game.source, kind=OpeningKind.FEN, text=game.fen, name=game.name, source=where
+            )
+        openings.append(opening)
     return openings
 
 

@@ -1,4 +1,8 @@
-"""From a validated tournament file to the list of games and the setup of each: pure, deterministic."""
+"""From a validated tournament file to the list of games and the setup of each: pure, deterministic.
+
+Planning also checks every opening of the deck against the variant's rules, so that an opening that
+cannot be played stops the event before its first game, not in the middle of it.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,19 @@ from dataclasses import dataclass
 
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudication
-from arbiter.referee.setup import GameSetup
+from arbiter.referee.setup import GameSetup, GameSetupError
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules import Color, get_variant
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.openings import (
     Opening,
-    OpeningKind,
+    OpeningError,
     OpeningOrder,
     OpeningSequence,
+    is_pdn_file,
     named_deck,
     read_opening_file,
+    read_pdn_openings,
 )
 from arbiter.tournament.schedule import Colour, PlannedGame, Schedule, TournamentFormat, plan_games
 
@@ -29,42 +35,41 @@ class TournamentPlan:
     def setup_for(self, game: PlannedGame) -> GameSetup:
         """What the referee needs to play one planned game."""
         config = self.config
-        opening = game.opening
-        start_fen: str | None = None
-        opening_record: OpeningRecord | None = None
-        if opening is not None:
-            acf = int(opening.id.removeprefix("acf-")) if opening.id.startswith("acf-") else None
-            if opening.kind is OpeningKind.FEN:
-                start_fen = opening.text
-                opening_record = OpeningRecord(name=opening.name or opening.id)
-            else:
-                opening_record = OpeningRecord(
-                    name=opening.name or opening.id, acf_number=acf, moves=_moves_of(opening)
-                )
         tags = {
             "Event": config.name,
             "Round": f"{game.key.round}.{game.key.board}",
             "White": game.white,
             "Black": game.black,
         }
-        return GameSetup(
-            variant=config.variant,
-            time_control=parse_time_control(config.time_control),
-            start_fen=start_fen,
-            opening=opening_record,
-            rules=referee_rules(config),
-            tags=tags,
-        )
+        return opening_setup(config, game.opening, tags)
 
 
-def _moves_of(opening: Opening) -> list[str]:
-    """The moves of an opening line, without move numbers or strength marks."""
-    moves = []
-    for token in opening.text.replace(".", ". ").split():
-        if token.endswith(".") and token[:-1].isdigit():
-            continue
-        moves.append(token.rstrip("!?"))
-    return [m for m in moves if m]
+def opening_setup(
+    config: TournamentConfig, opening: Opening | None, tags: dict[str, str] | None = None
+) -> GameSetup:
+    """A game of the event from `opening` (None: the variant's start position)."""
+    opening_record: OpeningRecord | None = None
+    if opening is not None:
+        acf = int(opening.id.removeprefix("acf-")) if opening.id.startswith("acf-") else None
+        opening_record = OpeningRecord(name=opening.name or opening.id, acf_number=acf, moves=opening.moves)
+    return GameSetup(
+        variant=config.variant,
+        time_control=parse_time_control(config.time_control),
+        start_fen=None if opening is None else opening.fen,
+        opening=opening_record,
+        rules=referee_rules(config),
+        tags=tags or {},
+    )
+
+
+def check_openings(config: TournamentConfig, openings: OpeningSequence) -> None:
+    """Refuse a deck holding an opening the variant's rules cannot start a game from, naming where it
+    was read (`file:line`) and why."""
+    for opening in openings.openings:
+        try:
+            opening_setup(config, opening).prepare()
+        except GameSetupError as error:
+            raise OpeningError(f"{opening.where}: {error}") from None
 
 
 def referee_rules(config: TournamentConfig) -> RefereeRules:
@@ -87,7 +92,13 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
     spec = config.openings
     if spec is None:
         return None
-    deck = named_deck(spec.deck) if spec.deck is not None else read_opening_file(spec.file)  # type: ignore[arg-type]
+    if spec.deck is not None:
+        deck = named_deck(spec.deck)
+    elif spec.file is not None and is_pdn_file(spec.file):
+        deck = read_pdn_openings(spec.file, spec.plies or 0, config.variant)
+    else:
+        assert spec.file is not None  # the configuration holds a deck or a file
+        deck = read_opening_file(spec.file)
     if spec.count is not None:
         deck = deck[: spec.count]
     order = OpeningOrder(spec.order)
@@ -95,16 +106,23 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
 
 
 def plan_tournament(config: TournamentConfig) -> TournamentPlan:
-    """Every game of the event, in playing order, with its pairing, colours and opening."""
+    """Every game of the event, in playing order, with its pairing, colours and opening.
+
+    Raises `OpeningError` for a deck that cannot be read or holds an opening that cannot be played,
+    and `ScheduleError` for options that do not fit together.
+    """
     variant = get_variant(config.variant)
     first = Colour.BLACK if variant.first_to_move is Color.BLACK else Colour.WHITE
+    openings = openings_of(config)
+    if openings is not None:
+        check_openings(config, openings)
     schedule = plan_games(
         [engine.name for engine in config.engines],
         TournamentFormat(config.format),
         cycles=config.cycles,
         games_per_encounter=config.games_per_encounter,
         repeat=config.repeat,
-        openings=openings_of(config),
+        openings=openings,
         first_mover=first,
     )
     return TournamentPlan(config, schedule)

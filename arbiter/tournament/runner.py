@@ -14,11 +14,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
+
+from pydantic import ValidationError
 
 from arbiter.engines import (
     EngineClient,
@@ -62,6 +64,10 @@ class RunObserver(Protocol):
 
     def game_finished(self, game: PlannedGame, record: GameRecord) -> None: ...
 
+    def events_recorded(self, events: Sequence[Event]) -> None:
+        """Events just stored: a game's faults and warnings, or an engine that would not start."""
+        ...
+
     def message(self, text: str) -> None: ...
 
 
@@ -73,6 +79,9 @@ class QuietObserver:
         pass
 
     def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
+        pass
+
+    def events_recorded(self, events: Sequence[Event]) -> None:
         pass
 
     def message(self, text: str) -> None:
@@ -141,17 +150,21 @@ class TournamentRunner:
     def open_tournament(self, store: TournamentStore) -> int:
         """The tournament's id in the store: the existing one of this name (resume) or a new one."""
         config_json = self.config.model_dump_json()
-        # Where files live, and which cluster plays, may differ between runs; the event may not.
-        where = {"database", "report", "engines_file", "scheduler"}
-        wanted = {k: v for k, v in self.config.model_dump(mode="json").items() if k not in where}
+        wanted = _event_settings(self.config)
         for info in reversed(store.tournaments()):
             if info.name != self.config.name:
                 continue
-            stored = {k: v for k, v in info.config().items() if k not in where}
-            if stored != wanted:
+            try:
+                # Validated again, so that settings added since the event was stored take their defaults.
+                stored = _event_settings(TournamentConfig.model_validate(info.config()))
+            except ValidationError:
+                stored = None
+            changed = sorted(k for k in wanted if stored is None or wanted[k] != stored.get(k))
+            if changed:
+                differing = "" if stored is None else f" (differing: {', '.join(changed)})"
                 raise RunError(
                     f"{store.path} already holds a tournament named {self.config.name!r} with another "
-                    "configuration; give this one another name or another database"
+                    f"configuration{differing}; give this one another name or another database"
                 )
             return info.id
         return store.create_tournament(
@@ -179,7 +192,9 @@ class TournamentRunner:
                 problems.append(str(outcome))
             elif isinstance(outcome, EngineFault):
                 text = f"engine {name!r} did not start cleanly: {outcome}; its games will be forfeited"
-                store.record_event(tournament_id, Event(EventKind.FAULT, text, engine=name))
+                event = Event(EventKind.FAULT, text, engine=name)
+                store.record_event(tournament_id, event)
+                self.observer.events_recorded([event])
                 self.observer.message(text)
             elif isinstance(outcome, BaseException):
                 raise outcome
@@ -315,6 +330,8 @@ class TournamentRunner:
                     continue
                 if record.outcome is not None and record.outcome.winner is not Winner.UNFINISHED:
                     summary.played_now += 1
+                if events:
+                    self.observer.events_recorded(events)
                 self.observer.game_finished(game, record)
                 self._after_game(tournament_id)
                 self._check_sprt(store, tournament_id)
@@ -405,6 +422,16 @@ class TournamentRunner:
                 f"[{result.lower_bound:.2f}, {result.upper_bound:.2f}]): no more games are started"
             )
             self._draining = True
+
+
+# Where files live, which cluster plays, how many games at a time and whether engines are kept between
+# games may differ from one run of an event to the next; the event itself may not.
+_RUN_SETTINGS = frozenset({"database", "report", "engines_file", "scheduler", "concurrency", "reuse_engines"})
+
+
+def _event_settings(config: TournamentConfig) -> dict[str, object]:
+    """The settings that make the event what it is: those a resumed run must share with the first."""
+    return {k: v for k, v in config.model_dump(mode="json").items() if k not in _RUN_SETTINGS}
 
 
 def _file_safe(name: str) -> str:

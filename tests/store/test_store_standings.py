@@ -12,8 +12,9 @@ from typer.testing import CliRunner
 
 from arbiter.cli import app
 from arbiter.commands.standings import points_text
-from arbiter.referee.record import Side, Winner
-from arbiter.store import TournamentStore
+from arbiter.referee.record import OpeningRecord, Side, Termination, Winner
+from arbiter.store import Event, EventKind, TournamentStore
+from arbiter.tournament.openings import Opening, OpeningKind, OpeningSequence
 from arbiter.tournament.schedule import PlannedGame, TournamentFormat, plan_games
 from arbiter.tournament.scoring import STANDARD, TWO_ONE_ZERO, FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.standings import crosstable, standings
@@ -174,3 +175,43 @@ def test_the_arbiter_program_prints_standings_from_a_database(tmp_path: Path) ->
     )
     assert done.returncode == 0, done.stderr
     assert "Standings" in done.stdout and "Alpha-beta" in done.stdout
+
+
+def test_endings_events_and_opening_names_are_counted_from_the_stored_games(tmp_path: Path) -> None:
+    deck = OpeningSequence(
+        (
+            Opening(id="acf-5", kind=OpeningKind.MOVES, text="9-13 22-18 6-9", name="Dreaded Edinburgh"),
+            Opening(id="acf-7", kind=OpeningKind.MOVES, text="9-13 22-18 10-15"),
+        )
+    )
+    planned = plan_games(
+        ["Greedy", "Random"],
+        TournamentFormat.MATCH,
+        cycles=2,
+        games_per_encounter=2,
+        repeat=True,
+        openings=deck,
+    ).games
+    winners = [Winner.WHITE, Winner.DRAW, Winner.BLACK, Winner.UNFINISHED]
+    fault = Event(EventKind.FAULT, "crashed", engine="Random")
+    with TournamentStore.open(tmp_path / "t.db") as store:
+        tid = new_tournament(store, ["Greedy", "Random"])
+        for number, (game, winner) in enumerate(zip(planned, winners, strict=True)):
+            assert game.opening is not None
+            record = game_for(game, winner, seed=number).model_copy(
+                update={"opening": OpeningRecord(name=game.opening.name or game.opening.id)}
+            )
+            events = [fault] if number == 2 else [Event(EventKind.WARNING, "slow"), fault]
+            store.record_game(tid, game, record, events)
+        store.record_event(tid, Event(EventKind.NOTE, "resumed"))
+        stored = store.games(tid)
+        endings = store.termination_counts(tid)
+        events = store.event_counts(tid)
+        names = store.opening_names(tid)
+    expected: dict[Termination, int] = {}
+    for game in stored:
+        if game.finished and game.record.outcome is not None:
+            expected[game.record.outcome.termination] = expected.get(game.record.outcome.termination, 0) + 1
+    assert endings == expected and sum(endings.values()) == 3, "the abandoned game is not counted"
+    assert events == {EventKind.FAULT: 4, EventKind.WARNING: 3, EventKind.NOTE: 1}
+    assert names == {"acf-5": "Dreaded Edinburgh", "acf-7": "acf-7"}

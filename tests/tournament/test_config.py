@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from arbiter.tournament.config import ConfigError, load_tournament
+from arbiter.tournament.openings import acf_deck
+from arbiter.tournament.plan import plan_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,3 +93,80 @@ def test_repeated_engine_names_are_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(ConfigError, match="repeated: a"):
         load_tournament(path)
+
+
+ENGINES = '[[engines]]\nname = "a"\nbundled = "random"\n[[engines]]\nname = "b"\nbundled = "greedy"\n'
+
+
+def test_unknown_deck_names_the_file_line_and_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "t.toml", f'name = "x"\n\n[openings]\ndeck = "acf-999"\n{ENGINES}')
+    with pytest.raises(
+        ConfigError, match=r"t\.toml:4: openings\.deck: .*unknown deck 'acf-999'; decks: acf-144"
+    ):
+        load_tournament(path)
+
+
+def test_repeat_with_an_odd_number_of_games_names_the_file_line_and_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "t.toml", f'name = "x"\nrepeat = true\ngames_per_encounter = 3\n{ENGINES}')
+    with pytest.raises(ConfigError, match=r"t\.toml:3: games_per_encounter: .*must be even, got 3"):
+        load_tournament(path)
+
+
+def test_pro_checkers_deals_random_ballots_from_the_156_deck_each_played_twice_colours_swapped(
+    tmp_path: Path,
+) -> None:
+    three = ENGINES + '[[engines]]\nname = "c"\nbundled = "alphabeta"\n'
+    path = write(tmp_path, "t.toml", f'name = "x"\n[openings]\ndeck = "pro-checkers"\nseed = 5\n{three}')
+    config, _ = load_tournament(path)
+    assert (config.repeat, config.games_per_encounter) == (True, 2)
+    assert config.openings is not None and config.openings.order == "random"
+    games = plan_tournament(config).schedule.games
+    assert len(games) == 6  # three pairs, one ballot each, played twice
+    acf_156 = {opening.id for opening in acf_deck("acf-156")}
+    for first, second in zip(games[::2], games[1::2], strict=True):
+        assert first.opening is not None and first.opening == second.opening
+        assert first.opening.id in acf_156
+        assert (first.white, first.black) == (second.black, second.white)
+        assert first.pair_index == second.pair_index
+    dealt = [game.opening.id for game in games[::2] if game.opening is not None]
+    in_order = [opening.id for opening in acf_deck("acf-156")[:3]]
+    assert dealt != in_order, "the ballots are drawn at random, not dealt in ACF order"
+    assert len(set(dealt)) == 3
+
+
+def test_pro_checkers_keeps_what_the_file_chooses_within_the_rule(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "t.toml",
+        f'name = "x"\ngames_per_encounter = 4\n[openings]\ndeck = "pro-checkers"\n'
+        f'order = "sequential"\n{ENGINES}',
+    )
+    config, _ = load_tournament(path)
+    games = plan_tournament(config).schedule.games
+    assert [g.opening.id for g in games if g.opening is not None] == ["acf-1", "acf-1", "acf-2", "acf-2"]
+    assert config.repeat
+
+
+@pytest.mark.parametrize(
+    ("settings", "where"),
+    [
+        ("repeat = false\n", r"t\.toml:2: repeat: .*pro-checkers rule plays each ballot twice"),
+        ("games_per_encounter = 3\n", r"t\.toml:2: games_per_encounter: .*must be even, got 3"),
+        ('variant = "italian"\n', r"t\.toml:2: variant: .*pro-checkers rule is played in english"),
+    ],
+)
+def test_pro_checkers_refuses_settings_that_contradict_the_rule(
+    tmp_path: Path, settings: str, where: str
+) -> None:
+    path = write(tmp_path, "t.toml", f'name = "x"\n{settings}[openings]\ndeck = "pro-checkers"\n{ENGINES}')
+    with pytest.raises(ConfigError, match=where):
+        load_tournament(path)
+
+
+def test_a_pdn_opening_file_needs_plies_and_plies_needs_a_pdn_file(tmp_path: Path) -> None:
+    without = write(tmp_path, "a.toml", f'name = "x"\n[openings]\nfile = "games.pdn"\n{ENGINES}')
+    with pytest.raises(ConfigError, match=r"a\.toml:2: openings\.plies: .*PDN opening file needs 'plies'"):
+        load_tournament(without)
+    misplaced = write(tmp_path, "b.toml", f'name = "x"\n[openings]\ndeck = "acf-144"\nplies = 4\n{ENGINES}')
+    with pytest.raises(ConfigError, match=r"b\.toml:4: openings\.plies: .*cuts the games of a PDN"):
+        load_tournament(misplaced)

@@ -10,13 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from tournament_files import bundled, write_tournament
 
 from arbiter.notation.movetext import parse_pdn
+from arbiter.referee.record import Winner
 from arbiter.rules import Position, get_variant
-from arbiter.store import TournamentStore
+from arbiter.store import StoredGame, TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
+from arbiter.tournament.schedule import GameKey
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 SLOW = (
@@ -52,12 +55,12 @@ def wait_for_games(database: Path, count: int, process: subprocess.Popen[bytes],
         time.sleep(0.1)
 
 
-def check_every_game_replays(database: Path, expected: int) -> None:
+def check_every_game_replays(database: Path, planned: set[GameKey]) -> None:
     with TournamentStore.open(database, create=False) as store:
         info = store.find_tournament()
         games = store.games(info.id)
-        assert len(games) == expected
-        assert len({str(g.key) for g in games}) == expected, "a game was stored twice"
+        assert len(games) == len(planned), "a game was stored twice, or one is missing"
+        assert {g.key for g in games} == planned, "exactly the planned games are stored"
         assert all(g.finished for g in games)
         variant = get_variant(info.variant)
         for game in games:
@@ -71,7 +74,8 @@ def check_every_game_replays(database: Path, expected: int) -> None:
 def test_run_killed_with_sigkill_resumes_without_losing_or_repeating_a_game(tmp_path: Path) -> None:
     path = write_tournament(tmp_path, SLOW, bundled("alphabeta") + bundled("greedy"))
     config, _ = load_tournament(path)
-    planned = len(plan_tournament(config).schedule.games)
+    planned_keys = set(plan_tournament(config).schedule.by_key())
+    planned = len(planned_keys)
     process = start_run(path)
     try:
         wait_for_games(config.database, 2, process)
@@ -85,13 +89,13 @@ def test_run_killed_with_sigkill_resumes_without_losing_or_repeating_a_game(tmp_
     again = subprocess.run([*ARBITER, "run", str(path)], capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"resuming: {survivors} of {planned} games already played" in again.stdout
-    check_every_game_replays(config.database, planned)
+    check_every_game_replays(config.database, planned_keys)
 
 
 def test_ctrl_c_abandons_running_games_and_a_second_run_plays_them(tmp_path: Path) -> None:
     path = write_tournament(tmp_path, SLOW, bundled("alphabeta") + bundled("greedy"))
     config, _ = load_tournament(path)
-    planned = len(plan_tournament(config).schedule.games)
+    planned = set(plan_tournament(config).schedule.by_key())
     process = start_run(path)
     wait_for_games(config.database, 1, process)
     process.send_signal(signal.SIGINT)
@@ -106,7 +110,16 @@ def test_ctrl_c_abandons_running_games_and_a_second_run_plays_them(tmp_path: Pat
     check_every_game_replays(config.database, planned)
 
 
-def test_match_command_with_sprt_stops_when_decided(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "sprt",
+    [
+        ["--sprt", "elo0=0 elo1=300 alpha=0.1 beta=0.1"],
+        ["--sprt", "elo0=0", "elo1=300", "alpha=0.1", "beta=0.1"],  # as cutechess-cli takes it
+        ["--sprt", "elo0=0", "--sprt", "elo1=300", "--sprt", "alpha=0.1", "--sprt", "beta=0.1"],
+    ],
+    ids=["quoted", "words", "repeated"],
+)
+def test_match_command_with_sprt_stops_when_decided(tmp_path: Path, sprt: list[str]) -> None:
     database = tmp_path / "match.sqlite"
     result = subprocess.run(
         [
@@ -125,8 +138,7 @@ def test_match_command_with_sprt_stops_when_decided(tmp_path: Path) -> None:
             "acf-156",
             "--db",
             str(database),
-            "--sprt",
-            "elo0=0 elo1=300 alpha=0.1 beta=0.1",
+            *sprt,
             "--max-plies",
             "200",
         ],
@@ -140,6 +152,15 @@ def test_match_command_with_sprt_stops_when_decided(tmp_path: Path) -> None:
     assert 0 < finished_games(database) < 80
 
 
+def test_match_command_refuses_words_that_are_not_sprt_settings(tmp_path: Path) -> None:
+    database = tmp_path / "match.sqlite"
+    command = [*ARBITER, "match", "random", "greedy", "--db", str(database), "--sprt", "elo0=0", "elo1"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "unexpected argument 'elo1'" in result.stderr
+    assert not database.exists()
+
+
 def test_bad_tournament_file_is_reported_with_its_line_and_nothing_runs(tmp_path: Path) -> None:
     path = tmp_path / "t.toml"
     path.write_text('name = "x"\ntime_control = "fast"\n', encoding="utf-8")
@@ -147,6 +168,106 @@ def test_bad_tournament_file_is_reported_with_its_line_and_nothing_runs(tmp_path
     assert result.returncode == 2
     assert "t.toml:2: time_control" in result.stderr
     assert not (tmp_path / "tournament.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("settings", "where"),
+    [
+        (
+            '[openings]\ndeck = "acf-999"\n',
+            "event.toml:5: openings.deck: Value error, unknown deck 'acf-999'",
+        ),
+        (
+            "repeat = true\ngames_per_encounter = 3\n",
+            "event.toml:5: games_per_encounter: Value error, repeat",
+        ),
+    ],
+    ids=["unknown-deck", "odd-repeat"],
+)
+def test_settings_that_cannot_be_played_are_reported_with_file_line_and_key_and_nothing_is_created(
+    tmp_path: Path, settings: str, where: str
+) -> None:
+    path = tmp_path / "event.toml"
+    path.write_text(
+        f'name = "x"\ndatabase = "event.sqlite"\ntime_control = "depth=1"\n{settings}'
+        + bundled("random")
+        + bundled("greedy"),
+        encoding="utf-8",
+    )
+    result = subprocess.run([*ARBITER, "run", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert where in result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["event.toml"]
+
+
+def test_an_illegal_opening_stops_the_run_before_any_game_naming_its_file_and_line(tmp_path: Path) -> None:
+    openings = tmp_path / "openings.txt"
+    # The third opening's third move is not legal: 8-12 cannot be played after 11-15 23-19.
+    openings.write_text("11-15 23-19 8-11\n9-13 22-18 10-14\n11-15 23-19 8-12\n", encoding="utf-8")
+    body = (
+        'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ncycles = 3\n'
+        '[openings]\nfile = "openings.txt"\n'
+    )
+    path = write_tournament(tmp_path, body, bundled("random") + bundled("greedy"))
+    result = subprocess.run([*ARBITER, "run", str(path)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"error: {openings}:3: " in result.stderr
+    assert "'8-12' is not a legal move" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "event.sqlite").exists(), "no game is played and nothing is stored"
+
+
+def test_match_summary_and_standings_show_each_opening_and_are_not_cut_when_piped(tmp_path: Path) -> None:
+    database = tmp_path / "m.sqlite"
+    match = [*ARBITER, "match", "random", "greedy", "--tc", "depth=1", "--openings", "acf-ctd"]
+    match += ["--games", "2", "--repeat", "--rounds", "2", "--max-plies", "60", "--db", str(database)]
+    environment = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    played = subprocess.run(match, capture_output=True, text=True, timeout=300, env=environment)
+    assert played.returncode == 0, played.stdout + played.stderr
+    standings = subprocess.run(
+        [*ARBITER, "standings", str(database)], capture_output=True, text=True, timeout=60, env=environment
+    )
+    assert standings.returncode == 0, standings.stderr
+    with TournamentStore.open(database, create=False) as store:
+        games = store.games(store.find_tournament().id)
+    for output in (played.stdout, standings.stdout):
+        # Piped: the tables keep their full width (the ratings table is wider than 80 columns).
+        assert "Pairs LL-LD-WL/DD-WD-WW" in output
+        assert max(len(line) for line in output.splitlines()) > 80
+        assert "Openings (each side's wins-draws-losses with each colour)" in output
+        rows = [line for line in output.splitlines() if "│" in line]
+        for opening, name in (("acf-5", "Dreaded Edinburgh"), ("acf-7", "")):
+            first = next(i for i, row in enumerate(rows) if cells(row)[0] == opening)
+            assert cells(rows[first])[1] == name
+            for row in rows[first : first + 2]:
+                player, count, white, black = cells(row)[2:6]
+                assert int(count) == 2
+                assert (white, black) == (
+                    colour_record(games, opening, player, "white"),
+                    colour_record(games, opening, player, "black"),
+                )
+
+
+def cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("│").split("│")]
+
+
+def colour_record(games: list[StoredGame], opening: str, player: str, colour: str) -> str:
+    """The player's wins-draws-losses with one colour on one opening, counted from the stored games."""
+    wins = draws = losses = 0
+    for game in games:
+        record = game.record
+        seat = record.white if colour == "white" else record.black
+        if game.opening_id != opening or seat.name != player:
+            continue
+        if record.winner is Winner.DRAW:
+            draws += 1
+        elif record.winner.value == colour:
+            wins += 1
+        else:
+            losses += 1
+    return f"{wins}-{draws}-{losses}"
 
 
 def test_report_option_publishes_the_site_of_a_running_event(tmp_path: Path) -> None:

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from tournament_files import bundled, program, write_tournament
 
-from arbiter.referee.record import Termination, Winner
+from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
+from arbiter.tournament.plan import plan_tournament
+from arbiter.tournament.runner import QuietObserver, RunError, TournamentRunner
+from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.standings import standings
 
@@ -63,6 +68,117 @@ def test_four_engine_double_round_robin_on_ten_ballots_completes_and_standings_a
         stored = store.standings(tid).table
         assert [(s.player, s.points) for s in stored] == [(s.player, s.points) for s in own]
         assert sum(s.points for s in stored) == 24
+        # Wins, draws, losses and Sonneborn-Berger, counted here from the stored records alone.
+        assert {
+            s.player: (s.overall.wins, s.overall.draws, s.overall.losses, s.sonneborn_berger) for s in stored
+        } == counted_by_hand([g.record for g in games])
+
+
+def counted_by_hand(records: list[GameRecord]) -> dict[str, tuple[int, int, int, float]]:
+    """Each player's wins, draws, losses and Sonneborn-Berger (the sum, over their games, of the share of
+    the game they earned times the opponent's final score)."""
+    shares: list[tuple[str, str, float]] = []  # (player, opponent, share of the game)
+    for record in records:
+        assert record.outcome is not None
+        white_share = {Winner.WHITE: 1.0, Winner.DRAW: 0.5, Winner.BLACK: 0.0}[record.outcome.winner]
+        shares.append((record.white.name, record.black.name, white_share))
+        shares.append((record.black.name, record.white.name, 1.0 - white_share))
+    score: dict[str, float] = {}
+    for player, _, share in shares:
+        score[player] = score.get(player, 0.0) + share
+    counted: dict[str, tuple[int, int, int, float]] = {}
+    for player in score:
+        mine = [(opponent, share) for who, opponent, share in shares if who == player]
+        counted[player] = (
+            sum(1 for _, share in mine if share == 1.0),
+            sum(1 for _, share in mine if share == 0.5),
+            sum(1 for _, share in mine if share == 0.0),
+            sum(share * score[opponent] for opponent, share in mine),
+        )
+    return counted
+
+
+def test_gauntlet_plays_the_first_engine_against_each_other_with_both_colours(tmp_path: Path) -> None:
+    body = FAST + 'format = "gauntlet"\ncycles = 2\n' + LIMIT
+    engines = bundled("alphabeta") + bundled("random") + bundled("greedy")
+    store, tid = run(write_tournament(tmp_path, body, engines))
+    with store:
+        games = store.games(tid)
+        assert len(games) == 4 and all(g.finished for g in games)
+        seats = Counter((g.record.white.name, g.record.black.name) for g in games)
+        assert seats == Counter(
+            [
+                ("alphabeta", "random"),
+                ("random", "alphabeta"),
+                ("alphabeta", "greedy"),
+                ("greedy", "alphabeta"),
+            ]
+        )
+        table = store.standings(tid).table
+        counted = counted_by_hand([g.record for g in games])
+        assert {s.player: (s.games, s.points) for s in table} == {
+            player: (wins + draws + losses, wins + draws / 2)
+            for player, (wins, draws, losses, _) in counted.items()
+        }
+        assert {s.player: s.games for s in table} == {"alphabeta": 4, "random": 2, "greedy": 2}
+
+
+def engine_starts(log_dir: Path) -> Counter[str]:
+    """How many times each engine was started for games, from the start lines of its logs."""
+    starts: Counter[str] = Counter()
+    for log in log_dir.glob("*.log"):
+        name = log.name.rsplit("-", 1)[0]
+        starts[name] += log.read_text(encoding="utf-8", errors="replace").count("[arbiter] started pid")
+    return starts
+
+
+@pytest.mark.parametrize(("reuse", "starts"), [(True, 1), (False, 4)])
+def test_reuse_engines_keeps_engines_between_games_or_restarts_them(
+    tmp_path: Path, reuse: bool, starts: int
+) -> None:
+    body = (
+        'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'
+        f"concurrency = 1\nreuse_engines = {str(reuse).lower()}\n" + LIMIT
+    )
+    config, engines = load_tournament(write_tournament(tmp_path, body, bundled("random") + bundled("greedy")))
+    logs = tmp_path / "logs"
+    with TournamentStore.open(config.database) as store:
+        summary = asyncio.run(
+            TournamentRunner(config, engines, log_dir=logs).run(store, handle_signals=False)
+        )
+    assert summary.finished == 4
+    assert engine_starts(logs) == Counter({"random": starts, "greedy": starts})
+
+
+class StopAfterTwoGames(QuietObserver):
+    def __init__(self, runner: TournamentRunner) -> None:
+        self.runner = runner
+        self.finished = 0
+
+    def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
+        self.finished += 1
+        if self.finished == 2:
+            self.runner.request_stop()
+
+
+def test_a_stopped_event_resumes_with_other_concurrency_report_and_engine_reuse(tmp_path: Path) -> None:
+    body = 'variant = "english"\ntime_control = "depth=1"\nformat = "round-robin"\nconcurrency = 1\n' + LIMIT
+    engines_text = bundled("random") + bundled("greedy") + bundled("random-3", "random", seed=3)
+    config, engines = load_tournament(write_tournament(tmp_path, body, engines_text))
+    planned = set(plan_tournament(config).schedule.by_key())
+    first = TournamentRunner(config, engines)
+    first.observer = StopAfterTwoGames(first)
+    changed = config.model_copy(
+        update={"concurrency": 2, "reuse_engines": False, "report": tmp_path / "site"}
+    )
+    with TournamentStore.open(config.database) as store:
+        stopped = asyncio.run(first.run(store, handle_signals=False))
+        assert stopped.stopped and 2 <= stopped.finished < len(planned)
+        resumed = asyncio.run(TournamentRunner(changed, engines).run(store, handle_signals=False))
+        assert resumed.tournament_id == stopped.tournament_id
+        assert resumed.finished == len(planned) and not resumed.stopped
+        assert {g.key for g in store.games(stopped.tournament_id)} == planned
+        assert len(store.tournaments()) == 1
 
 
 def test_faulty_engine_loses_its_games_by_forfeit_and_the_event_finishes(tmp_path: Path) -> None:
@@ -106,3 +222,25 @@ def test_running_again_plays_nothing_twice(tmp_path: Path) -> None:
     with store:
         assert tid_again == tid
         assert {str(g.key): g.record.plies for g in store.games(tid)} == first
+
+
+def test_another_event_under_the_same_name_is_refused_naming_what_differs(tmp_path: Path) -> None:
+    body = 'variant = "english"\ntime_control = "depth=1"\nformat = "match"\n[openings]\ndeck = "acf-144"\n'
+    config, engines = load_tournament(
+        write_tournament(tmp_path, body + LIMIT, bundled("random") + bundled("greedy"))
+    )
+    with TournamentStore.open(config.database) as store:
+        tid = asyncio.run(TournamentRunner(config, engines).run(store, handle_signals=False)).tournament_id
+    # A database written before `plies` existed holds no such key: it takes its default, and resumes.
+    with sqlite3.connect(config.database) as db:
+        stored = json.loads(db.execute("select config from tournament").fetchone()[0])
+        del stored["openings"]["plies"]
+        db.execute("update tournament set config = ?", (json.dumps(stored),))
+    with TournamentStore.open(config.database) as store:
+        again = asyncio.run(TournamentRunner(config, engines).run(store, handle_signals=False))
+        assert again.tournament_id == tid and again.played_now == 0
+        other = config.model_copy(update={"games_per_encounter": 2, "cycles": 2})
+        with pytest.raises(
+            RunError, match=r"another configuration \(differing: cycles, games_per_encounter\)"
+        ):
+            TournamentRunner(other, engines).open_tournament(store)
