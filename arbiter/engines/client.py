@@ -149,8 +149,13 @@ class EngineClient(ABC):
         level: Level,
         draw_offered: bool = False,
         mode: SearchMode = "think",
+        *,
+        mules: Sequence[int] = (),
     ) -> SearchHandle:
-        """Send the position and start a search; the answer comes through the handle."""
+        """Send the position and start a search; the answer comes through the handle.
+
+        ``mules`` lists the squares of ``position`` that hold mules (Mule checkers), which a position
+        string cannot show."""
 
     async def search(
         self,

@@ -237,11 +237,15 @@ class DxpEngine(EngineClient):
         level: Level,
         draw_offered: bool = False,
         mode: SearchMode = "think",
+        *,
+        mules: Sequence[int] = (),
     ) -> DxpSearch:
         """Bring the engine's game up to ``moves`` and wait for its move. ``draw_offered`` cannot be told
-        in DXP and is ignored; only `think` is possible."""
+        in DXP and is ignored; only `think` is possible, and DXP has no mules."""
         if mode != "think":
             raise ValueError(f"DXP engines cannot {mode}")
+        if mules:
+            raise ValueError("DXP cannot tell an engine which pieces are mules")
         check_position_text(position)
         await self._settle_search()
         engine_side = position[0] if len(moves) % 2 == 0 else ("B" if position[0] == "W" else "W")

@@ -209,6 +209,8 @@ class HubEngine(EngineClient):
         level: Level,
         draw_offered: bool = False,
         mode: SearchMode = "think",
+        *,
+        mules: Sequence[int] = (),
     ) -> HubSearch:
         check_position_text(position)
         for move in moves:
@@ -218,6 +220,9 @@ class HubEngine(EngineClient):
         fields = {"pos": position}
         if moves:
             fields["moves"] = " ".join(moves)
+        if mules:
+            # The arbiter's extension for Mule checkers; engines that do not know the key ignore it.
+            fields["mules"] = " ".join(str(square) for square in sorted(mules))
         go_flags = (mode, "draw-offered") if draw_offered else (mode,)
         text = "\n".join((format_line("pos", fields), level_line(level), format_line("go", flags=go_flags)))
         self._write(text)

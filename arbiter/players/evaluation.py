@@ -4,7 +4,9 @@ Terms: material; men's advancement (growing as a man nears its crowning row); me
 row (they stop the opponent from crowning); pieces in the centre; and a bonus for trading when ahead,
 since fewer pieces make an advantage easier to convert. Every term is computed for White minus Black
 and then turned to the side to move's view. In variants where having no move wins (antidraughts,
-anti-checkers) material is counted the other way round and nothing else is scored.
+anti-checkers) material is counted the other way round and nothing else is scored. In Mule checkers
+a mule is no material (a player who loses all their mules wins): it is scored as a small burden that
+grows as it nears the row where crowning it would lose the game.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ CENTRE_MAN = 4
 CENTRE_KING = 8
 # Advancement of a man that is one step from crowning, beyond its linear part (2 per row).
 NEAR_CROWNING = 24
+MULE_VALUE = -20
 
 
 @dataclass(frozen=True)
@@ -41,12 +44,14 @@ def plays_to_lose(variant: Variant) -> bool:
     return variant.no_move_outcome is NoMoveOutcome.WIN
 
 
-def material_balance(values: PieceValues, white: int, black: int, kings: int) -> int:
-    """White's material minus Black's, in centi-men."""
-    men = ~kings
-    return ((white & men).bit_count() - (black & men).bit_count()) * values.man + (
-        (white & kings).bit_count() - (black & kings).bit_count()
-    ) * values.king
+def material_balance(values: PieceValues, white: int, black: int, kings: int, mules: int = 0) -> int:
+    """White's material minus Black's, in centi-men; mules (Mule checkers) count ``MULE_VALUE`` each."""
+    men = ~kings & ~mules
+    return (
+        ((white & men).bit_count() - (black & men).bit_count()) * values.man
+        + ((white & kings).bit_count() - (black & kings).bit_count()) * values.king
+        + ((white & mules).bit_count() - (black & mules).bit_count()) * MULE_VALUE
+    )
 
 
 class Evaluator:
@@ -78,14 +83,21 @@ class Evaluator:
         start = Position.start(variant)
         self.start_pieces = (start.white | start.black).bit_count()
 
-    def evaluate(self, white: int, black: int, kings: int, turn: int) -> int:
+    def evaluate(self, white: int, black: int, kings: int, turn: int, mules: int = 0) -> int:
         """The score for the side to move (``turn`` 0 is White, 1 is Black)."""
-        material = material_balance(self.values, white, black, kings)
+        material = material_balance(self.values, white, black, kings, mules)
         if self.losing:
             return -material if turn == 0 else material
+        score = material
+        if mules:
+            # A mule's advancement counts against its side; the regular pieces are scored as usual.
+            for mask, bonus in self.white_rows:
+                score -= (white & mules & mask).bit_count() * bonus
+            for mask, bonus in self.black_rows:
+                score += (black & mules & mask).bit_count() * bonus
+            white, black = white & ~mules, black & ~mules
         white_men = white & ~kings
         black_men = black & ~kings
-        score = material
         for mask, bonus in self.white_rows:
             score += (white_men & mask).bit_count() * bonus
         for mask, bonus in self.black_rows:

@@ -1,7 +1,8 @@
 """The ``greedy`` engine: the move that leaves the best material balance, ties broken at random.
 
 It looks one move ahead only: own material minus the opponent's after its move, kings weighted as
-in the alpha-beta evaluation (where having no move wins, the fewest pieces count as best). Run it
+in the alpha-beta evaluation (where having no move wins, the fewest pieces count as best; in Mule
+checkers a move that wins at once by the mule rules comes first and one that loses comes last). Run it
 with ``python -m arbiter.players.greedy``; ``seed`` works as for ``random``.
 """
 
@@ -13,12 +14,24 @@ from arbiter.players.evaluation import material_balance, piece_values, plays_to_
 from arbiter.players.hub_loop import run_player
 from arbiter.players.random import RandomPlayer
 from arbiter.rules import Color, Move, Position
+from arbiter.rules.mule import judge_move
+
+# Beyond any material balance: a move that wins (or loses) the game at once by the Mule checkers rules.
+DECIDED = 1_000_000
 
 
 def material_after(position: Position, move: Move) -> int:
     """The mover's material minus the opponent's once ``move`` is played (higher is better for it)."""
     after = position.play(move)
-    balance = material_balance(piece_values(position.variant), after.white, after.black, after.kings)
+    if position.variant.has_mules:
+        opponent, opponent_after = (
+            (position.black, after.black) if position.turn is Color.WHITE else (position.white, after.white)
+        )
+        verdict = judge_move(move.raw, opponent, opponent_after, position.mules, after.mules)
+        if verdict is not None:
+            return DECIDED if verdict[0] else -DECIDED
+    values = piece_values(position.variant)
+    balance = material_balance(values, after.white, after.black, after.kings, after.mules)
     if position.turn is Color.BLACK:
         balance = -balance
     return -balance if plays_to_lose(position.variant) else balance

@@ -233,6 +233,14 @@ class HubEngine:
             self.position_error = f"pos: {exc}"
             self.error(self.position_error)
             return
+        mules = line.get("mules")
+        if mules is not None and self.variant.has_mules:
+            try:
+                position = position.with_mules([int(token) for token in mules.split()])
+            except ValueError as exc:
+                self.position_error = f"pos: mules={mules!r}: {exc}"
+                self.error(self.position_error)
+                return
         history: list[Position] = []
         tokens = (line.get("moves") or "").split()
         for index, token in enumerate(tokens, start=1):

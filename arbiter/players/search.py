@@ -4,7 +4,8 @@ The search runs on raw bitboards with the rules core's own move generator (as pe
 plays exactly the legal moves the referee accepts. Captures are compulsory, so a position where the
 side to move must capture is never scored statically: the search goes on through every capture
 sequence (the capture extension), and only quiet positions are evaluated. A position that repeats
-one earlier in the game or on the current line scores as a draw.
+one earlier in the game or on the current line scores as a draw. In Mule checkers the search also
+carries the mules and applies the mule rules' game ends at every node (``arbiter.rules.mule``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from arbiter.players.control import SearchControl
 from arbiter.players.evaluation import Evaluator, plays_to_lose
 from arbiter.rules import Move, Position, Variant
 from arbiter.rules.movegen import RawMove, apply_raw
+from arbiter.rules.mule import judge_move, mules_after, side_loses
 from arbiter.rules.position import tables
 
 MATE = 100_000  # the score of a won game at the root; a win in n plies scores MATE - n
@@ -28,7 +30,7 @@ MAX_TABLE_ENTRIES = 1_500_000
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
-_Key = tuple[int, int, int, int]
+_Key = tuple[int, int, int, int, int]  # white, black, kings, mules, side to move
 _Entry = tuple[int, int, int, RawMove | None]  # depth, bound kind, score, best move
 
 
@@ -97,6 +99,7 @@ class AlphaBetaSearch:
         self.evaluator = Evaluator(variant)
         # Score of the side to move when it has no move, before the distance from the root is applied.
         self.no_move_sign = 1 if plays_to_lose(variant) else -1
+        self.mule_rules = variant.has_mules
         self.table: dict[_Key, _Entry] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
@@ -131,10 +134,10 @@ class AlphaBetaSearch:
         self.history.clear()
         if len(self.table) > MAX_TABLE_ENTRIES:
             self.table.clear()
-        self._on_line = {(p.white, p.black, p.kings, int(p.turn)) for p in history}
+        self._on_line = {(p.white, p.black, p.kings, p.mules, int(p.turn)) for p in history}
 
-        w, b, k, turn = position.white, position.black, position.kings, int(position.turn)
-        root_key = (w, b, k, turn)
+        w, b, k, m, turn = position.white, position.black, position.kings, position.mules, int(position.turn)
+        root_key = (w, b, k, m, turn)
         by_raw = {m.raw: m for m in root_moves}
         order = [m.raw for m in root_moves]
         known = self.table.get(root_key)
@@ -142,7 +145,7 @@ class AlphaBetaSearch:
             order.remove(known[3])
             order.insert(0, known[3])
         best = order[0]
-        best_score = self.evaluator.evaluate(w, b, k, turn)
+        best_score = self.evaluator.evaluate(w, b, k, turn, m)
         completed = 0
         pv: tuple[str, ...] = ()
         depth_cap = min(MAX_DEPTH, control.max_depth) if control.max_depth is not None else MAX_DEPTH
@@ -154,9 +157,8 @@ class AlphaBetaSearch:
             iteration_best: RawMove | None = None
             aborted = False
             for raw in order:
-                w2, b2, k2 = apply_raw(w, b, k, turn, raw)
                 try:
-                    score = -self._negamax(w2, b2, k2, 1 - turn, depth - 1, -INFINITY, -alpha, 1)
+                    score = self._score_move(w, b, k, m, turn, raw, depth - 1, alpha, INFINITY, 0)
                 except SearchAborted:
                     aborted = True
                     break
@@ -187,11 +189,11 @@ class AlphaBetaSearch:
 
     def _principal_variation(self, position: Position, depth: int) -> tuple[str, ...]:
         """The expected line, read back from the transposition table (as far as it is legal)."""
-        w, b, k, turn = position.white, position.black, position.kings, int(position.turn)
+        w, b, k, m, turn = position.white, position.black, position.kings, position.mules, int(position.turn)
         seen: set[_Key] = set()
         line: list[str] = []
         while len(line) < depth + 8:
-            key = (w, b, k, turn)
+            key = (w, b, k, m, turn)
             entry = self.table.get(key)
             if key in seen or entry is None or entry[3] is None:
                 break
@@ -201,6 +203,7 @@ class AlphaBetaSearch:
                 break
             line.append(hub_text(self.variant, raw))
             w, b, k = apply_raw(w, b, k, turn, raw)
+            m = mules_after(m, raw) if m else 0
             turn = 1 - turn
         return tuple(line)
 
@@ -211,19 +214,48 @@ class AlphaBetaSearch:
             raise SearchAborted
         self._next_check = min(self.nodes + CHECK_INTERVAL, self._node_limit)
 
-    def _negamax(self, w: int, b: int, k: int, turn: int, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _score_move(
+        self,
+        w: int,
+        b: int,
+        k: int,
+        m: int,
+        turn: int,
+        move: RawMove,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+    ) -> int:
+        """The score of ``move`` for the side playing it at ``ply``, its reply searched to ``depth``."""
+        w2, b2, k2 = apply_raw(w, b, k, turn, move)
+        if not self.mule_rules:
+            return -self._negamax(w2, b2, k2, 0, 1 - turn, depth, -beta, -alpha, ply + 1)
+        m2 = mules_after(m, move)
+        opponent, opponent_after = (b, b2) if turn == 0 else (w, w2)
+        verdict = judge_move(move, opponent, opponent_after, m, m2)
+        if verdict is not None:
+            self.nodes += 1
+            return MATE - ply - 1 if verdict[0] else -(MATE - ply - 1)
+        return -self._negamax(w2, b2, k2, m2, 1 - turn, depth, -beta, -alpha, ply + 1)
+
+    def _negamax(
+        self, w: int, b: int, k: int, m: int, turn: int, depth: int, alpha: int, beta: int, ply: int
+    ) -> int:
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check_limits()
-        key = (w, b, k, turn)
+        key = (w, b, k, m, turn)
         if key in self._on_line:
             return 0
         moves = self.generator.legal_moves(w, b, k, turn)
         if not moves:
             return self.no_move_sign * (MATE - ply)
+        if self.mule_rules and side_loses(w if turn == 0 else b, m, moves) is not None:
+            return -(MATE - ply)
         is_capture = moves[0][2] != 0
         if (depth <= 0 and not is_capture) or ply >= MAX_PLY:
-            return self.evaluator.evaluate(w, b, k, turn)
+            return self.evaluator.evaluate(w, b, k, turn, m)
 
         entry = self.table.get(key)
         table_move: RawMove | None = None
@@ -254,8 +286,7 @@ class AlphaBetaSearch:
         self._on_line.add(key)
         try:
             for move in moves:
-                w2, b2, k2 = apply_raw(w, b, k, turn, move)
-                score = -self._negamax(w2, b2, k2, 1 - turn, child_depth, -beta, -alpha, ply + 1)
+                score = self._score_move(w, b, k, m, turn, move, child_depth, alpha, beta, ply)
                 if score > best:
                     best = score
                     best_move = move

@@ -140,6 +140,22 @@ def engine_info(info: Info | None) -> EngineInfo | None:
     )
 
 
+@dataclass(frozen=True)
+class _SearchBase:
+    """A position engines are sent, with the moves played after it: its ply, its Hub string and the
+    squares of its mules (Mule checkers; a Hub string cannot show them)."""
+
+    ply: int
+    hub: str
+    mules: tuple[int, ...]
+
+    @classmethod
+    def of(cls, game: Game) -> _SearchBase:
+        position = game.position
+        mules = (*position.mule_squares(Color.WHITE), *position.mule_squares(Color.BLACK))
+        return cls(game.ply, position.hub(), tuple(sorted(mules)))
+
+
 @dataclass
 class _Turn:
     """One engine move being played: what was asked and what was noted on the way."""
@@ -184,10 +200,10 @@ class Referee:
         self._overhead = overhead
         self._done_at: float | None = None
         self._hub_moves: list[str] = []
-        # (ply, Hub position) of the positions engines are sent with the moves after them: the last
-        # irreversible one, and (for DXP, which follows one game from its start) the one after the opening.
-        self._recent_base = (0, "")
-        self._opening_base = (0, "")
+        # The positions engines are sent with the moves after them: the last irreversible one, and (for
+        # DXP, which follows one game from its start) the one after the opening.
+        self._recent_base = _SearchBase(0, "", ())
+        self._opening_base = _SearchBase(0, "", ())
         self._stable_base = {color: engine.protocol == "dxp" for color, engine in self.engines.items()}
         self._offer_to: Color | None = None  # the side that must answer a pending draw offer
         self._faults_before = {color: len(engine.faults) for color, engine in self.engines.items()}
@@ -218,7 +234,7 @@ class Referee:
                 break
             self._play(move, from_opening=True)
         self._check_rules()
-        self._recent_base = self._opening_base = (self.game.ply, self.game.position.hub())
+        self._recent_base = self._opening_base = _SearchBase.of(self.game)
         if record.outcome is None:
             await self._start_engines()
         while record.outcome is None:
@@ -251,11 +267,15 @@ class Referee:
             jump = JumpSituation(len(legal))
         draw_offered = self._offer_to is color
         self._offer_to = None
-        base_ply, base_hub = self._opening_base if self._stable_base[color] else self._recent_base
+        base = self._opening_base if self._stable_base[color] else self._recent_base
         budget = clock.start_move(time.monotonic(), jump)
         try:
             handle = await self.engines[color].begin_search(
-                base_hub, self._hub_moves[base_ply:], search_level(budget.level), draw_offered
+                base.hub,
+                self._hub_moves[base.ply :],
+                search_level(budget.level),
+                draw_offered,
+                mules=base.mules,
             )
         except EngineFault as fault:
             self._forfeit(color, fault)
@@ -382,8 +402,7 @@ class Referee:
         """Play a legal move and record it with what is known about it."""
         game = self.game
         before = game.position
-        piece = before.piece_at(move.start)
-        irreversible = move.is_capture or piece is None or not piece.is_king
+        irreversible = game.is_irreversible(move)
         # Built without validation: every field comes from the referee itself.
         entry = MoveRecord.model_construct(
             ply=game.ply + 1,
@@ -400,7 +419,7 @@ class Referee:
         game.play(move)
         self._hub_moves.append(entry.hub)
         if irreversible:
-            self._recent_base = (game.ply, game.position.hub())
+            self._recent_base = _SearchBase.of(game)
         assert self.record is not None
         self.record.moves.append(entry)
         self._unannounced.append((entry, game.position))
