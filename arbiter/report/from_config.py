@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arbiter.report.inputs import EventInfo
 from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.openings import BALLOT_RULES
 from arbiter.tournament.scoring import STANDARD, ScoringScheme, scheme_named
 
 
@@ -53,9 +54,13 @@ def describe_openings(config: TournamentConfig) -> str | None:
     openings = config.openings
     if openings is None:
         return None
-    parts = [
-        f"ACF deck {openings.deck}" if openings.deck else f"opening file {Path(openings.file or '').name}"
-    ]
+    if openings.deck in BALLOT_RULES:
+        source = f"the {BALLOT_RULES[openings.deck].title} ballot rule"
+    elif openings.deck:
+        source = f"ACF deck {openings.deck}"
+    else:
+        source = f"opening file {Path(openings.file or '').name}"
+    parts = [source]
     if openings.count is not None:
         parts.append(f"first {openings.count}")
     parts.append(f"random order (seed {openings.seed})" if openings.order == "random" else "in order")

@@ -78,7 +78,10 @@ class GameEntry:
         """A scheduled game, with its record when it has been played."""
         opening = None
         if planned.opening is not None:
-            opening = OpeningInfo(id=planned.opening.id, name=planned.opening.name, text=planned.opening.text)
+            given = planned.opening
+            # Moves cut from a PDN game start from that game's set-up, which the reader needs to see too.
+            text = given.text if given.start_fen is None else f"{given.start_fen} then {given.text}"
+            opening = OpeningInfo(id=given.id, name=given.name, text=text)
         return cls(
             key=str(planned.key),
             white=planned.white,

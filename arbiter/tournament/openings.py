@@ -162,6 +162,7 @@ class BallotRule:
     A tournament naming the rule's deck plays by it (see `config.TournamentConfig`)."""
 
     name: str
+    title: str  # how people call it, e.g. on the published site
     deck: str
     order: OpeningOrder
     paired: bool
@@ -172,7 +173,12 @@ class BallotRule:
 # those approved for play by mail (the 156 deck), chosen at random; two players meeting play the same
 # opening twice, each with each colour.
 PRO_CHECKERS = BallotRule(
-    name="pro-checkers", deck="acf-156", order=OpeningOrder.RANDOM, paired=True, variant="english"
+    name="pro-checkers",
+    title="Pro Checkers",
+    deck="acf-156",
+    order=OpeningOrder.RANDOM,
+    paired=True,
+    variant="english",
 )
 BALLOT_RULES = {PRO_CHECKERS.name: PRO_CHECKERS}
 DECK_NAMES = (*ACF_DECKS, *BALLOT_RULES)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from arbiter.report.board_svg import board_svg
 from arbiter.report.formatting import points, seconds
+from arbiter.report.from_config import describe_openings
 from arbiter.report.rating_chart import RatedPlayer, describe, rating_chart
 from arbiter.report.replay import board_letters
 from arbiter.rules import Position, get_variant
+from arbiter.tournament.config import load_tournament
 from arbiter.tournament.stats import elo_from_wdl
 
 
@@ -54,3 +57,22 @@ def test_the_board_picture_has_every_square_with_what_stands_on_it(variant_id: s
     assert 'aria-label="&lt;A&gt; – &lt;B&gt;"' in svg
     with pytest.raises(ValueError, match="letters for a board"):
         board_svg(variant.geometry, "e" * 5)
+
+
+@pytest.mark.parametrize(
+    ("openings", "words"),
+    [
+        ('deck = "pro-checkers"', "the Pro Checkers ballot rule, random order (seed 7)"),
+        ('deck = "acf-144"\norder = "sequential"', "ACF deck acf-144, in order"),
+    ],
+)
+def test_the_site_names_where_the_openings_come_from(tmp_path: Path, openings: str, words: str) -> None:
+    path = tmp_path / "event.toml"
+    path.write_text(
+        'name = "e"\nvariant = "english"\ntime_control = "depth=1"\ngames_per_encounter = 2\nrepeat = true\n'
+        f"[openings]\n{openings}\nseed = 7\n"
+        '[[engines]]\nname = "a"\nbundled = "random"\n[[engines]]\nname = "b"\nbundled = "greedy"\n',
+        encoding="utf-8",
+    )
+    config, _ = load_tournament(path)
+    assert describe_openings(config) == f"{words}; each opening played twice, colours swapped"

@@ -126,6 +126,11 @@ def test_an_event_on_pdn_openings_is_stored_resumed_reported_and_exported(tmp_pa
         planned[g.key].opening.id
         for g in games  # type: ignore[union-attr]
     ]
+    # The site shows the set-up a PDN opening starts from, then its moves.
+    for entry in event.games:
+        given = planned[entry.key].opening
+        assert entry.opening is not None and given is not None and given.start_fen is not None
+        assert entry.opening.text == f"{given.start_fen} then {given.text}"
 
 
 def test_eleven_man_ballots_from_the_shared_archive_make_an_event(tmp_path: Path) -> None:
