@@ -127,8 +127,9 @@ def test_an_event_on_pdn_openings_is_stored_resumed_reported_and_exported(tmp_pa
         for g in games  # type: ignore[union-attr]
     ]
     # The site shows the set-up a PDN opening starts from, then its moves.
+    by_name = {str(key): game for key, game in planned.items()}
     for entry in event.games:
-        given = planned[entry.key].opening
+        given = by_name[entry.key].opening
         assert entry.opening is not None and given is not None and given.start_fen is not None
         assert entry.opening.text == f"{given.start_fen} then {given.text}"
 
