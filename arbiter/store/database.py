@@ -22,7 +22,6 @@ from arbiter.store.tables import APPLICATION, SCHEMA_VERSION, MetaRow, StoreMode
 
 BUSY_TIMEOUT_SECONDS = 30.0
 _WRITE_OPTION = "arbiter_write"
-_SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def open_engines(path: Path, *, create: bool) -> tuple[Engine, Engine]:
@@ -52,14 +51,13 @@ def _check_file(path: Path, *, create: bool) -> bool:
         return True
     if path.is_dir():
         raise StoreVersionError(path, None, SCHEMA_VERSION, "it is a folder")
-    with path.open("rb") as file:
-        header = file.read(len(_SQLITE_HEADER))
-    if not header:
+    # The file is only ever read through SQLite: closing a descriptor of our own on it would drop the
+    # POSIX locks that this process's SQLite connections hold on the same file (fcntl locks belong to
+    # the process, not the descriptor), and another writer could then corrupt it.
+    if path.stat().st_size == 0:
         if create:
             return True
         raise StoreVersionError(path, None, SCHEMA_VERSION, "the file is empty")
-    if header != _SQLITE_HEADER:
-        raise StoreVersionError(path, None, SCHEMA_VERSION, "not an SQLite file")
     return _check_schema(path)
 
 
@@ -79,6 +77,8 @@ def _check_schema(path: Path) -> bool:
             raise StoreVersionError(path, None, SCHEMA_VERSION, "it has no meta table")
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.DatabaseError as exc:
+        if str(exc) == "file is not a database":
+            raise StoreVersionError(path, None, SCHEMA_VERSION, "not an SQLite file") from None
         raise StoreVersionError(path, None, SCHEMA_VERSION, f"SQLite cannot read it: {exc}") from None
     finally:
         connection.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -120,3 +121,37 @@ def test_an_empty_file_becomes_a_new_database_but_is_refused_for_reading(tmp_pat
     with TournamentStore.open(path) as store:
         assert store.tournaments() == []
     assert meta_of(path)["schema_version"] == str(SCHEMA_VERSION)
+
+
+def posix_locks_held_on(path: Path) -> list[str]:
+    """This process's POSIX (fcntl) locks on ``path``'s file, from /proc/locks."""
+    inode = path.stat().st_ino
+    pid = str(os.getpid())
+    held = []
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        # "1: POSIX  ADVISORY  READ 1234 08:01:5678 1073741826 1073741826"
+        ours = len(fields) >= 8 and fields[1] == "POSIX" and fields[4] == pid
+        if ours and int(fields[5].rsplit(":", 1)[1]) == inode:
+            held.append(" ".join(fields[3:]))
+    return held
+
+
+def test_opening_the_database_again_keeps_the_locks_of_connections_already_open(tmp_path: Path) -> None:
+    # A runner holds the database open while the report refresher opens it once more in the same
+    # process; the second opening must not drop the first one's locks (closing any descriptor of a file
+    # drops every fcntl lock the process holds on it), or another process could write under it.
+    path = tmp_path / "t.db"
+    with TournamentStore.open(path) as store:
+        new_tournament(store)
+    reader = sqlite3.connect(path)
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM meta").fetchall()
+        before = posix_locks_held_on(path)
+        assert before, "a reading connection holds a shared lock on the database file"
+        with TournamentStore.open(path):
+            pass
+        assert posix_locks_held_on(path) == before
+    finally:
+        reader.close()
