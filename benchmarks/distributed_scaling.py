@@ -8,7 +8,7 @@ playing 2 each. For each it prints games per second and the coordinator's own CP
 empty tasks per second the scheduler passes to a worker (the ceiling of games per second through one
 scheduler) and the size of what travels per game (the order out, the record back).
 
-Usage: python benchmarks/distributed_scaling.py [--games 200]
+Usage: python benchmarks/distributed_scaling.py [--games 400]
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def message_sizes(database: Path) -> tuple[float, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=200, help="games per match (even)")
+    parser.add_argument("--games", type=int, default=400, help="games per match (even)")
     parser.add_argument("--tasks", type=int, default=2000, help="empty tasks for the scheduler's rate")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores; {args.games} games of alphabeta vs greedy (english, depth=2)")

@@ -3,7 +3,8 @@
 The ``arbiter run`` process stays the coordinator: it owns the schedule and the database and sends each
 game to a worker as a task (``coordinator``); each worker plays its games with the referee on its own
 machine and sends the records back (``worker``); ``orders`` is what travels between them, as JSON text;
-``host_engines`` is how a worker finds engines where its machine keeps them. See docs/distributed.md.
+``host_engines`` is how a worker finds engines where its machine keeps them; ``roster`` is the workers a
+run plays on as they come and go, and how many games it keeps in flight. See docs/distributed.md.
 
 Dask is an optional extra: nothing here imports it until it is used, and ``require_distributed`` says
 what to install when it is missing.

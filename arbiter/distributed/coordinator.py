@@ -5,6 +5,10 @@ schedule, the SQLite database, the live view, the SPRT) and gives the runner a `
 plays each game as one Dask task on a worker that offers the ``games`` resource. A task's key is made
 of the tournament and the game's key, so however often Dask runs a task again (its worker died), the
 coordinator gets one answer per game and stores it once, in one transaction, as a local run does.
+
+While the run lasts the coordinator follows the scheduler's workers (``roster``): a worker that joins is
+checked like the first ones before any game may go to it, and the number of games in flight rises and
+falls with the workers present.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import time
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
@@ -27,6 +32,7 @@ from arbiter.distributed.orders import (
     arbiter_version,
     identity_from_json,
 )
+from arbiter.distributed.roster import Flight, WorkerRoster
 from arbiter.distributed.worker import play_game_task, probe_task
 from arbiter.engines import EngineConfig
 from arbiter.referee.record import GameRecord
@@ -41,6 +47,8 @@ CONNECT_SECONDS = 20.0
 """How long to try reaching the scheduler."""
 WORKER_WAIT_SECONDS = 60.0
 """How long to wait for a first worker that offers the games resource."""
+WATCH_SECONDS = 1.0
+"""How often the coordinator asks the scheduler which workers are present."""
 CANCEL_SECONDS = 5.0
 RETRIES = 2
 """Extra tries of a game task that raised on its worker (a worker that died is handled by the scheduler,
@@ -60,18 +68,22 @@ class DaskGames:
         connect_seconds: float = CONNECT_SECONDS,
         worker_wait_seconds: float = WORKER_WAIT_SECONDS,
         retries: int = RETRIES,
+        watch_seconds: float = WATCH_SECONDS,
     ) -> None:
         require_distributed()
         self.address = address
         self.connect_seconds = connect_seconds
         self.worker_wait_seconds = worker_wait_seconds
         self.retries = retries
+        self.watch_seconds = watch_seconds
         self._client: Any = None
         self._engines: dict[str, EngineOrder] = {}
         self._reuse_engines = True
         self._task_prefix = "arbiter"
-        self._capacity = 1
-        self.workers: list[ProbeReport] = []
+        self._variant = ""
+        self.roster = WorkerRoster()
+        self._watcher: asyncio.Task[None] | None = None
+        self._runner: TournamentRunner | None = None
 
     # ------------------------------------------------------------------ connection
 
@@ -89,6 +101,12 @@ class DaskGames:
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+            self._watcher = None
+        self._runner = None
         if self._client is not None:
             client, self._client = self._client, None
             with contextlib.suppress(TimeoutError, OSError):
@@ -108,27 +126,13 @@ class DaskGames:
         self._engines = engine_orders(config, list(runner.engines.values()))
         self._reuse_engines = config.reuse_engines
         self._task_prefix = task_prefix(store, tournament_id)
+        self._variant = config.variant
         addresses = await self._game_workers()
-        order = ProbeOrder(variant=config.variant, engines=list(self._engines.values()))
-        answers = await self.client.run(
-            probe_task, order.model_dump_json(), workers=addresses, on_error="return"
-        )
-        reports: list[ProbeReport] = []
-        problems: list[str] = []
-        for address in addresses:
-            answer = answers.get(address)
-            if answer is None:
-                problems.append(f"worker at {address} left before answering the preflight")
-            elif isinstance(answer, BaseException):
-                problems.append(f"worker at {address}: the preflight failed: {answer!r}")
-            else:
-                reports.append(ProbeReport.model_validate_json(answer))
-        problems.extend(_report_problems(reports))
+        reports, problems, absent = await self._probe(addresses)
+        problems.extend(f"worker at {address} left before answering the preflight" for address in absent)
         if problems:
-            raise RunError(
-                "the tournament cannot start on the Dask workers (no game was played or forfeited):\n"
-                + "\n".join(f"  {p}" for p in problems)
-            )
+            headline = "the tournament cannot start on the Dask workers (no game was played or forfeited)"
+            raise RunError(_refusal(headline, problems))
         for name in self._engines:
             for report in reports:
                 if name in report.identities:
@@ -136,18 +140,18 @@ class DaskGames:
                         tournament_id, name, identity_from_json(report.identities[name])
                     )
                     break
-        self.workers = reports
-        self._capacity = max(1, int(sum(report.games for report in reports)))
+        await self.roster.admit(reports)
+        self._runner = runner
         runner.observer.message(
             f"playing on {len(reports)} Dask worker(s) of {self.address}, "
-            f"{self._capacity} game(s) at a time, {len(reports)} more waiting: "
-            + ", ".join(str(report.worker) for report in reports)
+            f"{_at_a_time(self.roster)}: " + ", ".join(str(report.worker) for report in reports)
         )
+        self._watcher = asyncio.create_task(self._watch(runner))
 
     def capacity(self) -> int:
-        # One game more than they play per worker, waiting at the scheduler: a worker that finishes a
-        # game starts the next at once instead of after a round trip through this process.
-        return self._capacity + len(self.workers)
+        # The roster's seats: the games the checked workers play at once, plus one waiting at the
+        # scheduler for each, so a worker starts its next game without a round trip through this process.
+        return self.roster.seats()
 
     async def play(self, game: PlannedGame, setup: GameSetup) -> tuple[GameRecord, list[Event]]:
         order = GameOrder.of(
@@ -156,24 +160,17 @@ class DaskGames:
             self._engines[game.white],
             self._engines[game.black],
             reuse_engines=self._reuse_engines,
-        )
-        future = self.client.submit(
-            play_game_task,
-            order.model_dump_json(),
-            key=f"{self._task_prefix}-{game.key}",
-            resources={GAMES_RESOURCE: 1},
-            retries=self.retries,
-            pure=False,
-        )
-        try:
-            answer = await future
-        except asyncio.CancelledError:
-            # The run is stopping: the worker drops the game, which is played again on resume.
-            with contextlib.suppress(TimeoutError, OSError):
-                await asyncio.wait_for(self.client.cancel([future]), CANCEL_SECONDS)
-            raise
-        except Exception as exc:
-            raise RunError(_task_failure(str(game.key), exc)) from None
+        ).model_dump_json()
+        async with self.roster.flight() as flight:
+            attempt = 1
+            while (answer := await self._answer(game, order, attempt, flight)) is None:
+                # Every worker that could take it left: hand it out again to the workers present.
+                await self.roster.rehome(flight)
+                attempt += 1
+                if self._runner is not None:
+                    self._runner.observer.message(
+                        f"game {game.key}: the workers it was given to left; given to others"
+                    )
         result = GameReturn.model_validate_json(answer)
         if result.problem is not None:
             raise RunError(
@@ -186,7 +183,123 @@ class DaskGames:
         played_on = Event(EventKind.NOTE, f"played on {result.worker}")
         return result.record, [played_on, *(note.event() for note in result.events)]
 
+    async def _answer(self, game: PlannedGame, order: str, attempt: int, flight: Flight) -> str | None:
+        """Hand the game to the scheduler for the flight's workers and wait for a worker's answer; None
+        when it must be handed out again (those workers all left)."""
+        key = f"{self._task_prefix}-{game.key}" + (f"-try{attempt}" if attempt > 1 else "")
+        future = self.client.submit(
+            play_game_task,
+            order,
+            key=key,
+            resources={GAMES_RESOURCE: 1},
+            workers=sorted(flight.allowed),
+            allow_other_workers=False,
+            retries=self.retries,
+            pure=False,
+        )
+        answer = asyncio.create_task(_result(future))
+        alarm = asyncio.create_task(flight.alarm.wait())
+        failure: str | None = None
+        try:
+            await asyncio.wait({answer, alarm}, return_when=asyncio.FIRST_COMPLETED)
+            if not answer.done() and self.roster.failure is not None:
+                failure = self.roster.take_failure()
+                if failure is None:
+                    # Another game stops the run and says why; this one is abandoned with the rest.
+                    await asyncio.wait({answer})
+        except asyncio.CancelledError:
+            # The run is stopping: the worker drops the game, which is played again on resume.
+            answer.cancel()
+            await self._cancel(future)
+            raise
+        finally:
+            alarm.cancel()
+        if answer.done():
+            try:
+                return answer.result()
+            except Exception as exc:
+                raise RunError(_task_failure(str(game.key), exc)) from None
+        answer.cancel()
+        await self._cancel(future)
+        if failure is not None:
+            raise RunError(failure)
+        return None
+
+    async def _cancel(self, future: Any) -> None:
+        with contextlib.suppress(TimeoutError, OSError):
+            await asyncio.wait_for(self.client.cancel([future]), CANCEL_SECONDS)
+
     # ------------------------------------------------------------------ workers
+
+    async def _probe(self, addresses: Sequence[str]) -> tuple[list[ProbeReport], list[str], list[str]]:
+        """Run the preflight on these workers: their reports, the problems found, and the workers that
+        left before answering."""
+        order = ProbeOrder(variant=self._variant, engines=list(self._engines.values()))
+        answers = await self.client.run(
+            probe_task, order.model_dump_json(), workers=list(addresses), on_error="return"
+        )
+        reports: list[ProbeReport] = []
+        problems: list[str] = []
+        absent: list[str] = []
+        for address in addresses:
+            answer = answers.get(address)
+            if answer is None:
+                absent.append(address)
+            elif isinstance(answer, BaseException):
+                problems.append(f"worker at {address}: the preflight failed: {answer!r}")
+            else:
+                reports.append(ProbeReport.model_validate_json(answer))
+        problems.extend(_report_problems(reports))
+        return reports, problems, absent
+
+    async def _watch(self, runner: TournamentRunner) -> None:
+        """While the run lasts: check each worker that joins before it may get a game, let go of the
+        ones that leave, and stop the run if the scheduler stays out of reach. The runner's seats follow
+        the workers."""
+        observer = runner.observer
+        reached = time.monotonic()
+        while self.roster.failure is None:
+            await asyncio.sleep(self.watch_seconds)
+            try:
+                present = set(await self._present_workers())
+            except Exception as exc:  # whatever the lost connection raises: the run cannot go on without it
+                if time.monotonic() - reached >= self.connect_seconds:
+                    await self.roster.fail(
+                        f"lost the Dask scheduler at {self.address}: no answer for "
+                        f"{self.connect_seconds:.0f} s ({type(exc).__name__}: {exc}); start it and the "
+                        "workers again and run again to resume"
+                    )
+                continue
+            reached = time.monotonic()
+            for report in await self.roster.remove(set(self.roster.workers) - present):
+                observer.message(f"{report.worker} left; now {_at_a_time(self.roster)}")
+            runner.seats_changed()
+            joined = sorted(present - set(self.roster.workers))
+            if not joined:
+                continue
+            try:
+                reports, problems, _ = await self._probe(joined)
+            except Exception as exc:  # the scheduler went away while checking: the next round sees to it
+                observer.message(f"could not check the workers that joined: {type(exc).__name__}: {exc}")
+                continue
+            if problems:
+                await self.roster.fail(
+                    _refusal(
+                        "a worker that joined the Dask scheduler cannot play this tournament's games, so the "
+                        "run stopped (no game was forfeited; the games under way are played again on resume)",
+                        problems,
+                    )
+                )
+                return
+            await self.roster.admit(reports)
+            runner.seats_changed()
+            for report in reports:
+                observer.message(f"{report.worker} joined and was checked; now {_at_a_time(self.roster)}")
+
+    async def _present_workers(self) -> list[str]:
+        """The addresses of the workers present that offer the games resource."""
+        info = await self.client.scheduler.identity()
+        return _playing(info.get("workers", {}))
 
     async def _game_workers(self) -> list[str]:
         """The addresses of the workers that offer the games resource, waiting a while for a first one."""
@@ -194,11 +307,7 @@ class DaskGames:
         while True:
             info = await self.client.scheduler.identity()
             workers: dict[str, Any] = info.get("workers", {})
-            playing = sorted(
-                address
-                for address, worker in workers.items()
-                if float((worker.get("resources") or {}).get(GAMES_RESOURCE, 0)) >= 1
-            )
+            playing = _playing(workers)
             if playing:
                 return playing
             if time.monotonic() >= deadline:
@@ -214,6 +323,20 @@ class DaskGames:
                     f'dask worker {self.address} --resources "{GAMES_RESOURCE}=N"'
                 )
             await asyncio.sleep(0.5)
+
+
+_LEAVING = frozenset({"closing", "closing_gracefully", "closed", "failed"})
+
+
+def _playing(workers: dict[str, Any]) -> list[str]:
+    """Of the scheduler's workers (its ``identity``), the addresses of those that offer the games
+    resource and are not leaving."""
+    return sorted(
+        address
+        for address, worker in workers.items()
+        if float((worker.get("resources") or {}).get(GAMES_RESOURCE, 0)) >= 1
+        and worker.get("status") not in _LEAVING
+    )
 
 
 def engine_orders(config: TournamentConfig, engines: list[EngineConfig]) -> dict[str, EngineOrder]:
@@ -233,6 +356,20 @@ def task_prefix(store: TournamentStore, tournament_id: int) -> str:
     info = store.tournament(tournament_id)
     origin = f"{store.path.resolve()}|{tournament_id}|{info.created_at.isoformat()}"
     return f"arbiter-t{tournament_id}-{hashlib.sha256(origin.encode()).hexdigest()[:12]}"
+
+
+def _at_a_time(roster: WorkerRoster) -> str:
+    games = roster.seats() - len(roster.workers)
+    return f"{games} game(s) at a time on {len(roster.workers)} worker(s), one more waiting for each"
+
+
+def _refusal(headline: str, problems: list[str]) -> str:
+    return f"{headline}:\n" + "\n".join(f"  {p}" for p in problems)
+
+
+async def _result(future: Any) -> str:
+    answer: str = await future
+    return answer
 
 
 def _report_problems(reports: list[ProbeReport]) -> list[str]:

@@ -162,9 +162,10 @@ class EngineHost:
             )
         except BaseException:
             # Cancelled (the coordinator dropped the game) or broken: these engines are in no state to reuse.
-            await asyncio.gather(*(engine.quit() for engine in opened.values()), return_exceptions=True)
+            await _quit_all(list(opened.values()))
             raise
         events: list[EngineFaultNote] = []
+        ending: list[EngineClient] = []
         for color, engine in opened.items():
             new_faults = engine.faults[seen[color] :]
             for fault in new_faults:
@@ -173,7 +174,8 @@ class EngineHost:
             if order.reuse_engines and not new_faults and engine.alive:
                 self._give_back(engine, setup.variant)
             else:
-                await engine.quit()
+                ending.append(engine)
+        await _quit_all(ending)
         return GameReturn(worker=worker, record=record, events=events)
 
     # ------------------------------------------------------------------ preflight
@@ -234,6 +236,12 @@ def _report(
 def _overrides() -> dict[str, dict[str, Any]]:
     path = host_overrides_file()
     return read_overrides(path) if path is not None else {}
+
+
+async def _quit_all(engines: list[EngineClient]) -> None:
+    """End these engines, all of them even when the game is dropped (cancelled) meanwhile: an engine
+    left out would run on, with no game, as long as the worker does."""
+    await asyncio.shield(asyncio.gather(*(engine.quit() for engine in engines), return_exceptions=True))
 
 
 def _pool_key(config: EngineConfig, variant: str) -> tuple[str, str]:

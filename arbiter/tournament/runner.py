@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from pydantic import ValidationError
 
@@ -103,6 +103,15 @@ class RunSummary:
 AfterGame = Callable[[int], None]
 
 
+class _Seating(NamedTuple):
+    """What every seat of one run shares."""
+
+    store: TournamentStore
+    tournament_id: int
+    queue: asyncio.Queue[PlannedGame]
+    summary: RunSummary
+
+
 class RemoteGames(Protocol):
     """Plays the runner's games somewhere else than in this process (on a cluster's workers)."""
 
@@ -111,7 +120,8 @@ class RemoteGames(Protocol):
         ...
 
     def capacity(self) -> int:
-        """How many games can be played at once."""
+        """How many games can be played at once now. The runner asks again after every game and when
+        told ``seats_changed``, and starts or lets go of seats to match."""
         ...
 
     async def play(self, game: PlannedGame, setup: GameSetup) -> tuple[GameRecord, list[Event]]:
@@ -144,6 +154,12 @@ class TournamentRunner:
         self._refresh_task: asyncio.Task[None] | None = None
         self._refresh_wanted = False
         self._decided: SprtResult | None = None
+        # The seats of concurrency: what they share, and the running ones (their number follows the
+        # remote's capacity, which can change while the run lasts).
+        self._seating: _Seating | None = None
+        self._seats: set[asyncio.Task[None]] = set()  # the seats counted against the capacity
+        self._seat_tasks: set[asyncio.Task[None]] = set()  # every seat not yet awaited
+        self._seats_changed = asyncio.Event()
 
     # ------------------------------------------------------------------ set-up
 
@@ -228,22 +244,20 @@ class TournamentRunner:
         queue: asyncio.Queue[PlannedGame] = asyncio.Queue()
         for game in pending:
             queue.put_nowait(game)
-        seats = self.config.concurrency if self.remote is None else self.remote.capacity()
-        slots = [
-            asyncio.create_task(self._slot(store, tournament_id, queue, summary))
-            for _ in range(max(1, min(seats, len(pending))))
-        ]
+        self._seating = _Seating(store, tournament_id, queue, summary)
         try:
-            await asyncio.gather(*slots)
+            self.seats_changed()
+            await self._until_seats_end()
         except Exception:
             # One seat failed (say a remote worker could not start an engine): stop the others, whose
             # running games are kept as abandoned and played again on resume, and leave the event stopped.
             self._stop.set()
-            await asyncio.gather(*slots, return_exceptions=True)
+            await asyncio.gather(*self._seat_tasks, return_exceptions=True)
             with contextlib.suppress(StoreError):
                 store.set_status(tournament_id, TournamentStatus.STOPPED)
             raise
         finally:
+            self._seating = None
             if handle_signals:
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.remove_signal_handler(sig)
@@ -275,23 +289,52 @@ class TournamentRunner:
             except Exception as exc:  # a report that fails must not stop the event
                 self.observer.message(f"report not refreshed: {exc}")
 
+    def _capacity(self) -> int:
+        return max(1, self.config.concurrency if self.remote is None else self.remote.capacity())
+
+    def seats_changed(self) -> None:
+        """Start seats while there are fewer than the capacity and games waiting for one; the seats
+        beyond it end after their game (``_slot``). Called on the event loop."""
+        seating = self._seating
+        if seating is None or self._stop.is_set() or self._draining:
+            return
+        wanted = min(self._capacity(), len(self._seats) + seating.queue.qsize()) - len(self._seats)
+        for _ in range(wanted):
+            seat = asyncio.create_task(self._slot(seating))
+            self._seats.add(seat)
+            self._seat_tasks.add(seat)
+        self._seats_changed.set()
+
+    async def _until_seats_end(self) -> None:
+        """Wait until every seat has ended, raising the first failure of one."""
+        while self._seat_tasks:
+            self._seats_changed.clear()
+            woken = asyncio.create_task(self._seats_changed.wait())
+            done, _ = await asyncio.wait({*self._seat_tasks, woken}, return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
+            for seat in done - {woken}:
+                self._seat_tasks.discard(seat)
+                self._seats.discard(seat)
+                seat.result()
+
     def request_stop(self) -> None:
         """Stop cleanly: running games are abandoned and recorded as unfinished, engines are ended."""
         if not self._stop.is_set():
             self.observer.message("stopping: running games are abandoned and will be played again on resume")
         self._stop.set()
 
-    async def _slot(
-        self,
-        store: TournamentStore,
-        tournament_id: int,
-        queue: asyncio.Queue[PlannedGame],
-        summary: RunSummary,
-    ) -> None:
+    async def _slot(self, seating: _Seating) -> None:
         """One seat of concurrency: takes games from the queue, keeping its engines between games."""
+        store, tournament_id, queue, summary = seating
         pool: dict[str, EngineClient] = {}
+        this = asyncio.current_task()
         try:
             while not self._stop.is_set() and not self._draining and not queue.empty():
+                if len(self._seats) > self._capacity():
+                    # The remote plays fewer games at once now (a worker left): this seat ends. It leaves
+                    # the count at once, so that no other seat ends for the same reason.
+                    self._seats.discard(this)  # type: ignore[arg-type]
+                    break
                 game = queue.get_nowait()
                 self.observer.game_started(game)
                 play = asyncio.create_task(
@@ -335,6 +378,7 @@ class TournamentRunner:
                 self.observer.game_finished(game, record)
                 self._after_game(tournament_id)
                 self._check_sprt(store, tournament_id)
+                self.seats_changed()
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
 

@@ -6,17 +6,30 @@ import asyncio
 import os
 import signal
 import socket
-import sqlite3
-import subprocess
 import sys
-import time
-from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("distributed")
 
+from cluster_runs import (  # noqa: E402
+    GAME_KEY,
+    arbiter_run,
+    assert_each_game_stored_once,
+    client_of,
+    finish,
+    finished_count,
+    match,
+    running,
+    said,
+    stored_games,
+    wait_for_games,
+    wait_until,
+    worker_address,
+    write,
+)
 from dask_cluster import DaskCluster  # noqa: E402
 
 from arbiter.distributed.coordinator import DaskGames  # noqa: E402
@@ -25,100 +38,7 @@ from arbiter.store import TournamentStore  # noqa: E402
 from arbiter.tournament.config import load_tournament  # noqa: E402
 from arbiter.tournament.runner import RunError, TournamentRunner  # noqa: E402
 
-ARBITER = [sys.executable, "-m", "arbiter.cli"]
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
-RUN_SECONDS = 120
-
-MATCH = """name = "cluster match"
-database = "event.sqlite"
-variant = "english"
-time_control = "{tc}"
-format = "match"
-cycles = 10
-games_per_encounter = 2
-repeat = true
-[openings]
-deck = "acf-156"
-[adjudication]
-max_plies = 160
-[[engines]]
-name = "alphabeta"
-bundled = "alphabeta"
-[[engines]]
-name = "greedy"
-bundled = "greedy"
-"""
-
-
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[DaskCluster]:
-    folder = tmp_path / "cluster"
-    folder.mkdir()
-    running = DaskCluster(folder)
-    try:
-        running.start_scheduler()
-        yield running
-    finally:
-        running.close()
-
-
-def write(folder: Path, text: str) -> Path:
-    path = folder / "tournament.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def arbiter_run(path: Path, *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*ARBITER, "run", str(path), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=path.parent,
-    )
-
-
-def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
-    out, err = process.communicate(timeout=RUN_SECONDS)
-    return process.returncode, out, err
-
-
-def finished_count(database: Path) -> int:
-    if not database.exists():
-        return 0
-    try:
-        with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5) as db:
-            return int(db.execute("select count(*) from game where finished = 1").fetchone()[0])
-    except sqlite3.OperationalError:
-        return 0
-
-
-def games_of(database: Path) -> list[tuple[str, str, str, str | None, bool]]:
-    """Each stored game as (key, White, Black, opening name, finished), in schedule order."""
-    with TournamentStore.open(database, create=False) as store:
-        info = store.find_tournament()
-        return [
-            (
-                str(g.key),
-                g.record.white.name,
-                g.record.black.name,
-                g.record.opening.name if g.record.opening else None,
-                g.finished,
-            )
-            for g in store.games(info.id)
-        ]
-
-
-def played_on(database: Path) -> list[str]:
-    with TournamentStore.open(database, create=False) as store:
-        info = store.find_tournament()
-        return [e.event.message for e in store.events(info.id) if e.event.message.startswith("played on")]
-
-
-def terminations(database: Path) -> list[Termination]:
-    with TournamentStore.open(database, create=False) as store:
-        info = store.find_tournament()
-        return [g.record.outcome.termination for g in store.games(info.id) if g.record.outcome]
 
 
 def run_locally(path: Path, database: Path) -> None:
@@ -132,51 +52,60 @@ def test_cluster_plays_the_same_twenty_games_as_a_local_run(tmp_path: Path, clus
     cluster.start_worker("w1")
     cluster.start_worker("w2")
     cluster.wait_for_workers(["w1", "w2"])
-    path = write(tmp_path, MATCH.format(tc="depth=2"))
+    # Fixed-depth alphabeta against seeded greedy, each started afresh for every game: the same game is
+    # the same wherever it is played, so the two databases must hold the very same games.
+    path = write(tmp_path, match("depth=2", extra="reuse_engines = false"))
     code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address, "--db", "cluster.sqlite"))
     assert code == 0, f"{out}\n{err}"
     assert "finished: 20/20 games" in out
     run_locally(path, tmp_path / "local.sqlite")
 
-    remote = games_of(tmp_path / "cluster.sqlite")
-    local = games_of(tmp_path / "local.sqlite")
-    assert len(remote) == 20 and all(finished for *_, finished in remote)
-    assert remote == local, "same keys, players, colours and openings as the local run"
-    assert Termination.START_FAILURE not in terminations(tmp_path / "cluster.sqlite")
-    workers = played_on(tmp_path / "cluster.sqlite")
-    assert len(workers) == 20
-    assert any("'w1'" in text for text in workers) and any("'w2'" in text for text in workers)
+    remote = stored_games(tmp_path / "cluster.sqlite")
+    local = stored_games(tmp_path / "local.sqlite")
+    assert [g.as_played() for g in remote] == [g.as_played() for g in local], (
+        "same keys, players, start positions, time controls, openings, moves and results"
+    )
+    assert all(g.opening and g.opening[1] for g in remote), "every game began with its opening's moves"
+    assert len({g.moves for g in remote}) > 1, "the games differ from one another"
+    workers = assert_each_game_stored_once(tmp_path / "cluster.sqlite", out)
+    assert set(workers.values()) == {"w1", "w2"}
 
 
-def test_a_worker_killed_mid_run_leaves_exactly_twenty_games(tmp_path: Path, cluster: DaskCluster) -> None:
+def test_the_games_of_a_worker_killed_mid_run_are_played_once_on_the_other(
+    tmp_path: Path, cluster: DaskCluster
+) -> None:
     cluster.start_worker("w1")
     cluster.start_worker("w2")
     cluster.wait_for_workers(["w1", "w2"])
-    path = write(tmp_path, MATCH.format(tc="st=0.04"))
+    path = write(tmp_path, match("st=0.04"))
     database = tmp_path / "event.sqlite"
-    run = arbiter_run(path, "--scheduler", cluster.address)
-    try:
-        deadline = time.monotonic() + RUN_SECONDS
-        while finished_count(database) < 3:
-            assert run.poll() is None, f"the run ended early: {run.communicate()}"
-            assert time.monotonic() < deadline, "no game finished in time"
-            time.sleep(0.05)
+    with client_of(cluster) as client, running(arbiter_run(path, "--scheduler", cluster.address)) as run:
+        wait_for_games(run, database, 3)
+        w2 = worker_address(client, "w2")
+        held: list[str] = []
+
+        def w2_holds_games() -> bool:
+            held[:] = [str(key) for key in client.processing(workers=[w2])[w2]]
+            return bool(held)
+
+        wait_until(w2_holds_games, "w2 holds a game", run)
+        killed_at = datetime.now(UTC)
         cluster.kill("w2")
-        killed_at = finished_count(database)
         code, out, err = finish(run)
-    finally:
-        if run.poll() is None:
-            run.kill()
-            run.wait(timeout=10)
     assert code == 0, f"{out}\n{err}"
-    assert killed_at < 20, "the worker was killed before the run ended"
-    games = games_of(database)
-    assert len(games) == 20
-    assert len({key for key, *_ in games}) == 20, "a game was stored twice"
-    assert all(finished for *_, finished in games)
-    assert Termination.START_FAILURE not in terminations(database)
-    after_kill = played_on(database)[killed_at:]
-    assert after_kill and all("'w1'" in text for text in after_kill[2:]), "w1 played the rest"
+    assert "worker 'w2' at" in said(out) and "left; now" in said(out), "the coordinator saw w2 leave"
+    workers = assert_each_game_stored_once(database, out)
+    games = {g.key: g for g in stored_games(database)}
+    keys = [found.group(0) for task in held if (found := GAME_KEY.search(task))]
+    assert len(keys) == len(held)
+    # A game w2 finished in the instant between the question and the kill stays its own; every other
+    # game it held was played again, once, by w1.
+    unfinished_by_w2 = [key for key in keys if workers[key] != "w2"]
+    assert all(workers[key] == "w1" for key in unfinished_by_w2)
+    for key in set(keys) - set(unfinished_by_w2):
+        ended = games[key].ended_at
+        assert ended is not None and ended <= killed_at, f"{key} was credited to w2 after it died"
+    assert unfinished_by_w2, f"w2 held {keys} when it was killed; none was played again by w1"
 
 
 def test_a_coordinator_killed_and_restarted_resumes_like_a_local_run(
@@ -185,29 +114,18 @@ def test_a_coordinator_killed_and_restarted_resumes_like_a_local_run(
     cluster.start_worker("w1")
     cluster.start_worker("w2")
     cluster.wait_for_workers(["w1", "w2"])
-    path = write(tmp_path, MATCH.format(tc="st=0.04"))
+    path = write(tmp_path, match("st=0.04"))
     database = tmp_path / "event.sqlite"
-    first = arbiter_run(path, "--scheduler", cluster.address)
-    try:
-        deadline = time.monotonic() + RUN_SECONDS
-        while finished_count(database) < 3:
-            assert first.poll() is None, f"the run ended early: {first.communicate()}"
-            assert time.monotonic() < deadline, "no game finished in time"
-            time.sleep(0.05)
+    with running(arbiter_run(path, "--scheduler", cluster.address)) as first:
+        wait_for_games(first, database, 3)
         os.kill(first.pid, signal.SIGKILL)
         first.wait(timeout=10)
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait(timeout=10)
     stored_before = finished_count(database)
     assert stored_before < 20
     code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address))
     assert code == 0, f"{out}\n{err}"
     assert f"resuming: {stored_before} of 20 games already played" in out.replace("\n", " ")
-    games = games_of(database)
-    assert len(games) == 20 and len({key for key, *_ in games}) == 20
-    assert all(finished for *_, finished in games)
+    assert_each_game_stored_once(database, out)
 
 
 def test_a_worker_missing_an_engine_stops_the_run_before_any_game(
@@ -220,7 +138,7 @@ def test_a_worker_missing_an_engine_stops_the_run_before_any_game(
     cluster.start_worker("w1")
     cluster.start_worker("w2", env={"ARBITER_WORKER_ENGINES": str(host_engines)})
     cluster.wait_for_workers(["w1", "w2"])
-    path = write(tmp_path, MATCH.format(tc="depth=2"))
+    path = write(tmp_path, match("depth=2"))
     code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address))
     assert code == 2, f"{out}\n{err}"
     message = err.replace("\n", " ")
@@ -238,8 +156,8 @@ def test_an_engine_that_fails_to_start_for_a_game_stops_the_run_instead_of_forfe
     cluster.wait_for_workers(["w1"])
     # It answers the preflight's handshake, then never says `ready` when a game begins.
     command = f'["{sys.executable}", "{ENGINES / "never_ready.py"}"]'
-    text = MATCH.format(tc="depth=2").replace(
-        '[[engines]]\nname = "greedy"\nbundled = "greedy"\n',
+    text = match("depth=2").replace(
+        '[[engines]]\nname = "greedy"\nbundled = "greedy"\nparams = { seed = 7 }\n',
         f'[[engines]]\nname = "stuck"\ncommand = {command}\ntimeouts = {{ ready = 1.0 }}\n',
     )
     path = write(tmp_path, text)
@@ -248,7 +166,7 @@ def test_an_engine_that_fails_to_start_for_a_game_stops_the_run_instead_of_forfe
     message = err.replace("\n", " ")
     assert "worker 'w1'" in message and "engine 'stuck'" in message and "nothing was forfeited" in message
     assert finished_count(tmp_path / "event.sqlite") == 0
-    assert Termination.START_FAILURE not in terminations(tmp_path / "event.sqlite")
+    assert Termination.START_FAILURE not in {g.termination for g in stored_games(tmp_path / "event.sqlite")}
 
 
 def test_workers_without_the_games_resource_are_named_as_the_reason_nothing_runs(
@@ -256,7 +174,7 @@ def test_workers_without_the_games_resource_are_named_as_the_reason_nothing_runs
 ) -> None:
     cluster.start_worker("idle", games=0)
     cluster.wait_for_workers(["idle"])
-    config, engines = load_tournament(write(tmp_path, MATCH.format(tc="depth=2")))
+    config, engines = load_tournament(write(tmp_path, match("depth=2")))
     runner = TournamentRunner(config, engines)
 
     async def attempt() -> None:

@@ -6,19 +6,25 @@ real engines, real games.
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
+import sys
+import time
 from pathlib import Path
 
 import pytest
+from cluster_runs import BUNDLED_ENGINES, engines_under, still_running
 
 from arbiter.distributed.coordinator import engine_orders
 from arbiter.distributed.host_engines import OVERRIDES_VARIABLE, HostEngineError, host_config, read_overrides
-from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn
-from arbiter.distributed.worker import play_game_task
-from arbiter.engines import EngineConfig
+from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn, WorkerName
+from arbiter.distributed.worker import EngineHost, play_game_task
+from arbiter.engines import EngineConfig, Timeouts
 from arbiter.referee.record import Winner
 from arbiter.tournament.config import TournamentConfig, bundled_command, load_tournament
 from arbiter.tournament.plan import plan_tournament
 
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
 EVENT = """name = "orders"
 database = "event.sqlite"
 variant = "english"
@@ -144,3 +150,39 @@ def test_an_order_with_an_illegal_opening_comes_back_as_an_error(tmp_path: Path)
     answer = GameReturn.model_validate_json(play_game_task(bad.model_dump_json()))
     assert answer.record is None and answer.error is not None
     assert f"game {order.game}" in answer.error and "1-2" in answer.error
+
+
+def test_a_game_dropped_while_its_engines_are_ending_still_ends_them_all(tmp_path: Path) -> None:
+    # White ignores `quit` and SIGTERM, so ending it takes both its time-outs (4 s) once the game is
+    # over (at once: its first move is not legal). The game is dropped in that while; Black, which quits
+    # when asked, must be ended all the same, not left running with no game.
+    stubborn = EngineOrder(
+        config=EngineConfig(
+            name="stubborn",
+            command=[sys.executable, str(ENGINES / "ignore_quit.py")],
+            timeouts=Timeouts(quit=2.0, kill=2.0),
+        )
+    )
+    order = first_order(tmp_path).model_copy(update={"white": stubborn, "reuse_engines": False})
+    kept_idle = engines_under(os.getpid(), BUNDLED_ENGINES)  # by the tests before, for their next game
+    host = EngineHost()
+    try:
+        running = host.submit(host.play(order, WorkerName(address="(test)", name="test", host="localhost")))
+        engines: dict[int, int] = {}
+        deadline = time.monotonic() + 30
+        while len(engines) < 2:
+            assert time.monotonic() < deadline and not running.done(), "the engines did not start"
+            engines.update(engines_under(os.getpid(), BUNDLED_ENGINES).items() - kept_idle.items())
+            engines.update(engines_under(os.getpid(), b"ignore_quit.py"))
+            time.sleep(0.05)
+        time.sleep(1.5)
+        assert not running.done(), "White was still being ended"
+        running.cancel()
+        with pytest.raises(concurrent.futures.CancelledError):
+            running.result(timeout=10)
+        deadline = time.monotonic() + 15
+        while still_running(engines) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not still_running(engines), "every engine of the dropped game ended"
+    finally:
+        host.close()
