@@ -43,9 +43,11 @@ class TimedHub(HubEngine):
         level: Level,
         draw_offered: bool = False,
         mode: SearchMode = "think",
+        *,
+        mules: Sequence[int] = (),
     ) -> HubSearch:
         called = time.monotonic()
-        search = await super().begin_search(position, moves, level, draw_offered, mode)
+        search = await super().begin_search(position, moves, level, draw_offered, mode, mules=mules)
         self.marks.append((called, time.monotonic()))
         return search
 

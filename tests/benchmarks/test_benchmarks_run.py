@@ -1,0 +1,62 @@
+"""The benchmark scripts keep working as the code under them changes: each is run with the least work
+it accepts and must finish and print its figures. What the figures are is never judged here (tests do
+not fail on speed); `docs/benchmarks.md` holds the measured ones."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+# A game as a PDN archive holds it, for the PDN replay benchmark without the shared archives.
+ONE_GAME = """[Event "smoke"]
+[White "a"]
+[Black "b"]
+[Result "1-0"]
+
+1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 4. 7x14 1-0
+"""
+
+CASES = {
+    "perft": (["--quick", "--variant", "english"], "leaves/s"),
+    "engine_roundtrip": (["--count", "20", "--warmup", "5"], "arbiter's own share"),
+    "referee_overhead": (["--games", "2"], "plies"),
+    "tournament_throughput": (["--games", "2"], "games/s"),
+    "store_scale": (["--games", "20", "--plies", "10"], "standings"),
+    "report_scale": (["--games", "20"], "site"),
+}
+
+
+def run_benchmark(name: str, *args: str, cwd: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / f"{name}.py"), *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=600,
+    )
+    assert done.returncode == 0, f"{name} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_benchmark_runs_with_the_least_work_and_prints_its_figures(name: str, tmp_path: Path) -> None:
+    args, figure = CASES[name]
+    assert figure in run_benchmark(name, *args, cwd=tmp_path)
+
+
+def test_pdn_replay_benchmark_runs_on_a_small_file(tmp_path: Path) -> None:
+    archive = tmp_path / "one.pdn"
+    archive.write_text(ONE_GAME, encoding="utf-8")
+    out = run_benchmark("pdn_replay", str(archive), "--repeat", "1", "--pydraughts-games", "1", cwd=tmp_path)
+    assert "plies/s" in out
+
+
+def test_distributed_scaling_benchmark_runs_a_tiny_match(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    out = run_benchmark("distributed_scaling", "--games", "4", "--tasks", "20", cwd=tmp_path)
+    assert "games/s" in out
