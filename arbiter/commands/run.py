@@ -27,9 +27,9 @@ from arbiter.tournament.config import (
     ConfigError,
     EngineEntry,
     Openings,
-    SettingError,
     TournamentConfig,
     bundled_command,
+    error_location,
     load_tournament,
 )
 from arbiter.tournament.openings import OpeningError
@@ -195,10 +195,7 @@ def _option_errors(exc: ValidationError) -> str:
     """A validation error of the settings `arbiter match` built from its options, told by option."""
     lines = []
     for error in exc.errors():
-        loc: tuple[str | int, ...] = tuple(error["loc"])
-        cause = error.get("ctx", {}).get("error")
-        if isinstance(cause, SettingError):
-            loc += cause.key
+        loc = error_location(error)
         key = str(loc[-1]) if loc else ""
         where = _MATCH_OPTIONS.get(key, ".".join(str(part) for part in loc) or "settings")
         lines.append(f"{where}: {str(error['msg']).removeprefix('Value error, ')}")

@@ -14,7 +14,7 @@ from arbiter.players.evaluation import material_balance, piece_values, plays_to_
 from arbiter.players.hub_loop import run_player
 from arbiter.players.random import RandomPlayer
 from arbiter.rules import Color, Move, Position
-from arbiter.rules.mule import judge_move
+from arbiter.rules.mule import judge_played
 
 # Beyond any material balance: a move that wins (or loses) the game at once by the Mule checkers rules.
 DECIDED = 1_000_000
@@ -24,10 +24,7 @@ def material_after(position: Position, move: Move) -> int:
     """The mover's material minus the opponent's once ``move`` is played (higher is better for it)."""
     after = position.play(move)
     if position.variant.has_mules:
-        opponent, opponent_after = (
-            (position.black, after.black) if position.turn is Color.WHITE else (position.white, after.white)
-        )
-        verdict = judge_move(move.raw, opponent, opponent_after, position.mules, after.mules)
+        verdict = judge_played(position, move, after)
         if verdict is not None:
             return DECIDED if verdict[0] else -DECIDED
     values = piece_values(position.variant)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from arbiter.players.control import SearchControl
 from arbiter.players.evaluation import Evaluator, plays_to_lose
 from arbiter.rules import Move, Position, Variant
-from arbiter.rules.movegen import RawMove, apply_raw
-from arbiter.rules.mule import judge_move, mules_after, side_loses
+from arbiter.rules.movegen import RawMove, apply_raw, mules_after
+from arbiter.rules.mule import judge_move, side_loses
 from arbiter.rules.position import tables
 
 MATE = 100_000  # the score of a won game at the root; a win in n plies scores MATE - n

@@ -152,8 +152,7 @@ class _SearchBase:
     @classmethod
     def of(cls, game: Game) -> _SearchBase:
         position = game.position
-        mules = (*position.mule_squares(Color.WHITE), *position.mule_squares(Color.BLACK))
-        return cls(game.ply, position.hub(), tuple(sorted(mules)))
+        return cls(game.ply, position.hub(), tuple(position.mule_squares()))
 
 
 @dataclass

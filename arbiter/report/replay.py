@@ -38,11 +38,6 @@ class Replay:
         return [(move.start, move.end) for move in self.moves]
 
 
-def mule_squares(position: Position) -> tuple[int, ...]:
-    """The squares of both sides' mules, in square order."""
-    return tuple(position.variant.geometry.squares_of(position.mules))
-
-
 def board_letters(position: Position) -> str:
     """One letter per square, square 1 first."""
     geometry = position.variant.geometry
@@ -81,7 +76,7 @@ def replay(record: GameRecord) -> Replay:
         return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
     first = position.turn is variant.first_to_move
     boards = [board_letters(position)]
-    mules = [mule_squares(position)]
+    mules = [tuple(position.mule_squares())]
     moves: list[Move] = []
     fault = None
     for move in record.moves:
@@ -92,7 +87,7 @@ def replay(record: GameRecord) -> Replay:
             break
         position = position.play(played)
         boards.append(board_letters(position))
-        mules.append(mule_squares(position))
+        mules.append(tuple(position.mule_squares()))
         moves.append(played)
     has_mules = any(mules)
     return Replay(

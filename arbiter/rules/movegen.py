@@ -357,3 +357,12 @@ def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> t
     elif crowns:
         kings |= tb
     return white, black, kings & ~cm
+
+
+def mules_after(mules: int, move: RawMove) -> int:
+    """The mules (Mule checkers) once ``move`` is played: a mule moves with its mark (lost if it is
+    crowned), and captured mules leave the board."""
+    start, end, captured, crowns, _ = move
+    if mules & start:
+        mules = (mules & ~start) | (0 if crowns else end)
+    return mules & ~captured

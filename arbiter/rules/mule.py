@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from arbiter.rules.game import EndReason, GameEnd
 from arbiter.rules.geometry import Color
 from arbiter.rules.movegen import RawMove
-from arbiter.rules.position import Position
+from arbiter.rules.position import Move, Position
 from arbiter.rules.variant import GameSoFar
 
 EVERY_PIECE = "every piece captured in one turn"
@@ -33,15 +33,6 @@ FORCED_TO_CROWN = "forced to crown a mule"
 
 def _own(position: Position, color: Color) -> int:
     return position.white if color is Color.WHITE else position.black
-
-
-def mules_after(mules: int, move: RawMove) -> int:
-    """The mules once ``move`` is played: a mule moves with its mark (lost if it is crowned), and
-    captured mules leave the board."""
-    start, end, captured, crowns, _ = move
-    if mules & start:
-        mules = (mules & ~start) | (0 if crowns else end)
-    return mules & ~captured
 
 
 def judge_move(
@@ -57,6 +48,12 @@ def judge_move(
     if opponent_before & mules and not opponent_after & mules_next:
         return False, ALL_MULES_LOST
     return None
+
+
+def judge_played(before: Position, move: Move, after: Position) -> tuple[bool, str] | None:
+    """``judge_move`` for ``move`` played from ``before`` to ``after``."""
+    side = after.turn
+    return judge_move(move.raw, _own(before, side), _own(after, side), before.mules, after.mules)
 
 
 def side_loses(own: int, mules: int, moves: Sequence[RawMove]) -> str | None:
@@ -81,9 +78,7 @@ def mule_end(game: GameSoFar) -> GameEnd | None:
     if game.moves:
         before = game.positions[-2]
         mover = before.turn
-        verdict = judge_move(
-            game.moves[-1].raw, _own(before, side), _own(after, side), before.mules, after.mules
-        )
+        verdict = judge_played(before, game.moves[-1], after)
         if verdict is not None:
             mover_won, rule = verdict
             details = {

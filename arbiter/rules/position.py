@@ -10,7 +10,7 @@ from enum import StrEnum
 from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.draws import Material
 from arbiter.rules.geometry import Color
-from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw
+from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw, mules_after
 from arbiter.rules.variant import Notation, Variant
 
 
@@ -244,8 +244,9 @@ class Position:
             mules |= bit
         return Position(self.variant, self.white, self.black, self.kings, self.turn, mules=mules)
 
-    def mule_squares(self, color: Color) -> list[int]:
-        own = self.white if color is Color.WHITE else self.black
+    def mule_squares(self, color: Color | None = None) -> list[int]:
+        """The squares of ``color``'s mules (of both sides' without one), ascending."""
+        own = self.white | self.black if color is None else self.white if color is Color.WHITE else self.black
         return self.variant.geometry.squares_of(own & self.mules)
 
     def squares(self, piece: Piece) -> list[int]:
@@ -350,22 +351,14 @@ class Position:
         victim = 2 - mover
         mules = self.mules
         if mules:
-            # A mule keeps its mark as it moves (not once crowned: a king is never a mule); captured
-            # mules leave with their mark.
+            # The hash changes with each square a mule's mark left or reached, keyed by the mule's colour.
+            mules = mules_after(mules, move.raw)
+            changed = self.mules ^ mules
             zm = t.zobrist_mules
-            side = 0 if self.turn is Color.WHITE else 1
-            if mules & fb:
-                h ^= zm[fb.bit_length() - 1][side]
-                mules &= ~fb
-                if not kings & tb:
-                    h ^= zm[tb.bit_length() - 1][side]
-                    mules |= tb
-            taken = cm & mules
-            mules &= ~cm
-            while taken:
-                low = taken & -taken
-                taken ^= low
-                h ^= zm[low.bit_length() - 1][1 - side]
+            while changed:
+                low = changed & -changed
+                changed ^= low
+                h ^= zm[low.bit_length() - 1][0 if low & (self.white | white) else 1]
         while cm:
             low = cm & -cm
             cm ^= low

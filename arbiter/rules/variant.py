@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
+from arbiter.notation.fen import FenSetup, format_fen
 from arbiter.rules.draws import DrawRule
 from arbiter.rules.geometry import Color, Geometry
 
@@ -149,32 +150,18 @@ class Variant:
         """
         g = self.geometry
         first, last = self.empty_back_rows, self.empty_back_rows + self.rows_of_men
-        black = g.squares_of(g.rows_mask(range(first, last)))
-        white = g.squares_of(g.rows_mask(range(g.height - last, g.height - first)))
+        black = frozenset(g.squares_of(g.rows_mask(range(first, last))))
+        white = frozenset(g.squares_of(g.rows_mask(range(g.height - last, g.height - first))))
         mule_rows = min(self.mule_rows, self.rows_of_men)
-        mules = set(g.squares_of(g.rows_mask(range(first, first + mule_rows))))
-        mules |= set(g.squares_of(g.rows_mask(range(g.height - first - mule_rows, g.height - first))))
-        if self.notation is Notation.ALGEBRAIC:
-            names = [
-                ",".join(("M" if n in mules else "") + self.square_name(n) for n in side)
-                for side in (white, black)
-            ]
-            return f"{self.first_to_move.letter}:W{names[0]}:B{names[1]}"
-        return f"{self.first_to_move.letter}:W{_ranges(white, mules)}:B{_ranges(black, mules)}"
-
-
-def _ranges(squares: list[int], mules: set[int]) -> str:
-    """Squares as ``1-4,9``: runs become ranges; mules are written one by one as ``M5``."""
-    parts: list[str] = []
-    i = 0
-    while i < len(squares):
-        if squares[i] in mules:
-            parts.append(f"M{squares[i]}")
-            i += 1
-            continue
-        j = i
-        while j + 1 < len(squares) and squares[j + 1] == squares[j] + 1 and squares[j + 1] not in mules:
-            j += 1
-        parts.append(f"{squares[i]}-{squares[j]}" if j > i else str(squares[i]))
-        i = j + 1
-    return ",".join(parts)
+        mules = frozenset(g.squares_of(g.rows_mask(range(first, first + mule_rows))))
+        mules |= frozenset(g.squares_of(g.rows_mask(range(g.height - first - mule_rows, g.height - first))))
+        setup = FenSetup(
+            turn=self.first_to_move.letter,
+            white_men=white,
+            white_kings=frozenset(),
+            black_men=black,
+            black_kings=frozenset(),
+            white_mules=white & mules,
+            black_mules=black & mules,
+        )
+        return format_fen(setup, self.square_name if self.notation is Notation.ALGEBRAIC else None)

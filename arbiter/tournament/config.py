@@ -19,6 +19,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import ErrorDetails
 
 from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
@@ -283,13 +284,17 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
 
+def error_location(error: ErrorDetails) -> tuple[str | int, ...]:
+    """Where a validation error is: the key it was raised at, down to the key a `SettingError` names."""
+    loc = tuple(error["loc"])
+    cause = error.get("ctx", {}).get("error")
+    return loc + cause.key if isinstance(cause, SettingError) else loc
+
+
 def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | int, ...] = ()) -> str:
     lines = []
     for error in exc.errors():
-        loc = prefix + tuple(error["loc"])
-        cause = error.get("ctx", {}).get("error")
-        if isinstance(cause, SettingError):
-            loc += cause.key
+        loc = prefix + error_location(error)
         key = ".".join(str(p) for p in loc) or "(top level)"
         lines.append(f"{path}:{_line_of(text, loc)}: {key}: {error['msg']}")
     return "\n".join(lines)
