@@ -60,8 +60,18 @@ def test_run_with_report_shows_each_finished_game_while_the_run_goes_on(tmp_path
     )
     try:
         deadline = time.monotonic() + WAIT_LIMIT
-        games_page = site / "games.html"
-        while not (games_page.exists() and "1 of 2 games played" in games_page.read_text(encoding="utf-8")):
+        games_page, index = site / "games.html", site / "index.html"
+
+        def refreshed() -> bool:
+            # index.html is the last page a refresh writes: once it names the game, the refresh is done.
+            return (
+                games_page.exists()
+                and "1 of 2 games played" in games_page.read_text(encoding="utf-8")
+                and index.exists()
+                and 'href="games/r1-b1-g1.html"' in index.read_text(encoding="utf-8")
+            )
+
+        while not refreshed():
             assert run.poll() is None, "the run ended before its site showed the first game"
             assert time.monotonic() < deadline, "the site did not show the first game while the run went on"
             time.sleep(0.1)
@@ -69,7 +79,7 @@ def test_run_with_report_shows_each_finished_game_while_the_run_goes_on(tmp_path
         assert run.poll() is None
         assert games_by_state(tmp_path / "event.sqlite")[0] == 1
         first = site / "games" / "r1-b1-g1.html"
-        assert 'href="games/r1-b1-g1.html"' in (site / "index.html").read_text(encoding="utf-8")
+        assert 'href="games/r1-b1-g1.html"' in index.read_text(encoding="utf-8")
         assert "Black resigned" in first.read_text(encoding="utf-8")
         event_pdn = (site / "event.pdn").read_text(encoding="utf-8")
         assert event_pdn.count("[Event ") == 1 and '[GameId "r1-b1-g1"]' in event_pdn
