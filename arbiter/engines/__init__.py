@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
+from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
 from arbiter.engines.dxp import DxpEngine
 from arbiter.engines.faults import (
@@ -49,11 +50,13 @@ from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, 
 from arbiter.engines.results import Info, SearchResult
 
 
-def create_engine(config: EngineConfig, *, stderr_log: Path | None = None) -> EngineClient:
+def create_engine(
+    config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+) -> EngineClient:
     """The client for ``config.protocol``; nothing is started yet."""
     if config.protocol == "dxp":
-        return DxpEngine(config, stderr_log=stderr_log)
-    return HubEngine(config, stderr_log=stderr_log)
+        return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+    return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
 
 
 async def probe_engine(
@@ -102,6 +105,7 @@ __all__ = [
     "StrayProcesses",
     "Unresponsive",
     "Clock",
+    "CommLog",
     "Depth",
     "DxpEngine",
     "DxpSettings",

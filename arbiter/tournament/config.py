@@ -27,6 +27,8 @@ from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
+# The bundled engines report their scores in centi-men (Hub's own unit is the man).
+BUNDLED_SCORE_UNIT = "centi-men"
 
 
 class ConfigError(ValueError):
@@ -71,6 +73,7 @@ class Openings(BaseModel):
     order: Literal["sequential", "random"] = "sequential"
     seed: int = 1
     count: PositiveInt | None = Field(None, description="play only the first N openings of the deck")
+    start: PositiveInt = Field(1, description="begin with the deck's Nth opening (cutechess start=)")
 
     @model_validator(mode="before")
     @classmethod
@@ -122,6 +125,7 @@ class Adjudication(BaseModel):
     max_plies: PositiveInt | None = Field(None, description="a draw once the game reaches this many plies")
     draw_score: int | None = Field(None, ge=0, description="both scores within +-this many centi-men...")
     draw_moves: PositiveInt = Field(10, description="...for this many moves each: draw")
+    draw_min_plies: NonNegativeInt = Field(0, description="...but never before this many plies")
     win_score: int | None = Field(None, gt=0, description="both agree a side leads by more than this...")
     win_moves: PositiveInt = Field(5, description="...for this many moves each: that side wins")
     play_forced_moves: bool = Field(False, description="play a move without asking when it is the only one")
@@ -251,6 +255,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         source_path, source_text, where = path, text, ("engines", i)
         if entry.bundled:
             raw.setdefault("command", bundled_command(entry.bundled))
+            raw.setdefault("score_unit", BUNDLED_SCORE_UNIT)
         elif "command" not in raw:
             if entry.name not in library:
                 known = ", ".join(sorted(library)) or "none"

@@ -77,7 +77,7 @@ def referee_rules(config: TournamentConfig) -> RefereeRules:
     return RefereeRules(
         max_plies=adj.max_plies,
         draw_adjudication=(
-            DrawAdjudication(margin=adj.draw_score, moves=adj.draw_moves)
+            DrawAdjudication(margin=adj.draw_score, moves=adj.draw_moves, min_plies=adj.draw_min_plies)
             if adj.draw_score is not None
             else None
         ),
@@ -99,6 +99,9 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
     else:
         assert spec.file is not None  # the configuration holds a deck or a file
         deck = read_opening_file(spec.file)
+    if spec.start > len(deck):
+        raise OpeningError(f"the openings start at number {spec.start}, but there are only {len(deck)}")
+    deck = deck[spec.start - 1 :]
     if spec.count is not None:
         deck = deck[: spec.count]
     order = OpeningOrder(spec.order)

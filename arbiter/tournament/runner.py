@@ -23,13 +23,16 @@ from typing import NamedTuple, Protocol
 from pydantic import ValidationError
 
 from arbiter.engines import (
+    CommLog,
     EngineClient,
     EngineConfig,
     EngineConfigError,
     EngineFault,
+    EngineIdentity,
     create_engine,
     probe_engine,
 )
+from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import play_game
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.referee.session import start_failure_record
@@ -160,6 +163,8 @@ class TournamentRunner:
         self._seats: set[asyncio.Task[None]] = set()  # the seats counted against the capacity
         self._seat_tasks: set[asyncio.Task[None]] = set()  # every seat not yet awaited
         self._seats_changed = asyncio.Event()
+        # Identities from a preflight the caller ran before opening the store: stored, not probed again.
+        self.checked: dict[str, EngineIdentity] | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -198,6 +203,10 @@ class TournamentRunner:
 
         An engine that fails to start is only noted: its games are forfeited, the event goes on.
         """
+        if self.checked is not None:
+            for name, identity in self.checked.items():
+                store.set_engine_identity(tournament_id, name, identity)
+            return
         results = await asyncio.gather(
             *(probe_engine(config, [self.config.variant]) for config in self.engines.values()),
             return_exceptions=True,
@@ -382,28 +391,37 @@ class TournamentRunner:
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
 
-    async def _engine(self, name: str, pool: dict[str, EngineClient]) -> EngineClient:
+    async def _engine(self, name: str, pool: dict[str, EngineClient], game: str = "") -> EngineClient:
         """An opened engine for the next game: the slot's running one, or a fresh start."""
         engine = pool.get(name)
         if engine is not None and engine.alive:
+            engine.comm_log.context = game
             return engine
         if engine is not None:
             await engine.quit()
-        log = None if self.log_dir is None else self.log_dir / f"{_file_safe(name)}-{id(pool)}.log"
-        engine = create_engine(self.engines[name], stderr_log=log)
+        config = self.engines[name]
+        log = comm_log = None
+        if self.log_dir is not None:
+            # Named by the engine and the game it was started for (it may play more, when reused).
+            log = self.log_dir / f"{_file_safe(name)}-{game.replace(' ', '-') or id(pool)}.stderr.log"
+            if config.debug:
+                comm_log = CommLog(name, self.log_dir / f"{_file_safe(name)}.debug.log")
+        engine = create_engine(config, stderr_log=log, comm_log=comm_log)
+        engine.comm_log.context = game
         pool[name] = engine
         await engine.open(self.config.variant)
         return engine
 
     async def _play(self, game: PlannedGame, pool: dict[str, EngineClient]) -> tuple[GameRecord, list[Event]]:
-        setup = self.plan.setup_for(game)
+        white, black = self.engines[game.white], self.engines[game.black]
+        setup = with_dxp_margins(self.plan.setup_for(game), white, black)
         names = {Color.WHITE: game.white, Color.BLACK: game.black}
         opened: dict[Color, EngineClient] = {}
         failures: dict[Color, EngineFault] = {}
         seen: dict[Color, int] = {}  # faults an engine had before this game
         for color, name in names.items():
             try:
-                opened[color] = await self._engine(name, pool)
+                opened[color] = await self._engine(name, pool, f"game {game.key}")
             except EngineFault as fault:
                 failures[color] = fault
                 opened[color] = pool[name]
