@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
@@ -14,7 +15,9 @@ from typing import TypeVar
 import typer
 from pydantic import ValidationError
 
+from arbiter.commands.engine_spec import EngineSpecError, default_engine_name, parse_variant_names
 from arbiter.engines import (
+    CommLog,
     DxpSettings,
     EngineClient,
     EngineConfig,
@@ -39,6 +42,12 @@ DEFAULT_VARIANT = {"hub": "english", "dxp": "international"}
 class Protocol(StrEnum):
     hub = "hub"
     dxp = "dxp"
+
+
+class ScoreUnitChoice(StrEnum):
+    men = "men"
+    centi_men = "centi-men"
+    milli_men = "milli-men"
 
 
 class DxpMode(StrEnum):
@@ -134,14 +143,22 @@ def _check_legal(report: _Report, position: Position, result: SearchResult) -> P
 
 
 async def _run_check(
-    config: EngineConfig, variant: Variant, defaulted: bool, move_time: float, log: Path | None
+    config: EngineConfig,
+    variant: Variant,
+    defaulted: bool,
+    move_time: float,
+    log: Path | None,
+    *,
+    keep: bool = True,
 ) -> int:
-    engine = create_engine(config, stderr_log=log)
+    comm = CommLog(config.name, echo=typer.echo if config.debug else None)
+    engine = create_engine(config, stderr_log=log, comm_log=comm)
     report = _Report()
     typer.echo(f"engine '{config.name}' ({config.protocol}): {' '.join(config.command)}")
     default_note = " (the default: no --variant given)" if defaulted else ""
     typer.echo(f"variant {variant.id}{default_note}, {_board(variant)} board")
-    typer.echo(f"stderr log: {engine.stderr_log}")
+    if keep:
+        typer.echo(f"stderr log: {engine.stderr_log}")
     try:
         await report.step("start", engine.start)
         typer.echo(f"pid {engine.pid}")
@@ -178,7 +195,18 @@ async def _run_check(
             typer.echo(f"  {problem}")
     else:
         typer.echo("faults: none")
-    return 1 if problems or report.failed else 0
+    failed = bool(problems or report.failed)
+    if failed and engine.stderr_log.exists() and engine.stderr_log.stat().st_size:
+        tail = engine.stderr_log.read_text(encoding="utf-8", errors="replace").splitlines()[-10:]
+        typer.echo("stderr (last lines)")
+        for line in tail:
+            typer.echo(f"  {line}")
+    if failed and not config.debug:
+        # What was said, the first thing an engine author needs when something went wrong.
+        typer.echo(f"communication (last {len(comm.recent)} lines; > sent, < received)")
+        for line in comm.recent:
+            typer.echo(f"  {line}")
+    return 1 if failed else 0
 
 
 def check_command(
@@ -199,6 +227,15 @@ def check_command(
     dxp_mode: DxpMode = typer.Option(DxpMode.engine_listens, "--dxp-mode", help="Who listens (DXP)."),
     port: int = typer.Option(0, "--port", min=0, max=65535, help="DXP port (0: pick one, use {port})."),
     log: Path | None = typer.Option(None, "--log", help="Where to write the engine's stderr."),
+    variant_name: list[str] = typer.Option(
+        [], "--variant-name", metavar="ID=NAME", help="The engine's name for a variant (repeat)."
+    ),
+    score_unit: ScoreUnitChoice | None = typer.Option(
+        None, "--score-unit", help="The unit of the engine's scores (Hub: men)."
+    ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Print every line sent to and read from the engine, with its time."
+    ),
 ) -> None:
     """Start an engine, run the handshake and a few searches, and report identity, timings and faults.
 
@@ -211,19 +248,31 @@ def check_command(
         raise typer.Exit(2) from None
     try:
         config = EngineConfig(
-            name=name or Path(command[0]).name,
+            name=name or default_engine_name(command),
             command=command,
             protocol=protocol.value,
             working_dir=working_dir,
             params=_parse_settings(settings),
             timeouts=Timeouts(handshake=handshake_timeout, ready=ready_timeout),
             dxp=DxpSettings(mode=dxp_mode.value, port=port),
+            variant_names=parse_variant_names(variant_name),
+            score_unit=score_unit.value if score_unit is not None else None,
+            debug=debug,
         )
+    except EngineSpecError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, item['loc']))}: {item['msg']}" for item in error.errors())
         typer.echo(f"error: {problems}", err=True)
         raise typer.Exit(2) from None
-    code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))
+    if log is not None:
+        code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))
+        raise typer.Exit(code)
+    # Without --log the stderr is kept only while the check runs (its end is shown with a failure).
+    with tempfile.TemporaryDirectory(prefix="arbiter-check-") as scratch:
+        scratch_log = Path(scratch) / "stderr.log"
+        code = asyncio.run(_run_check(config, rules, variant is None, move_time, scratch_log, keep=False))
     raise typer.Exit(code)
 
 

@@ -15,6 +15,7 @@ The keys are listed in ``SPEC_KEYS``.
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from dataclasses import dataclass
@@ -145,7 +146,7 @@ def _build(
         if not command:
             raise EngineSpecError("an engine's cmd= is empty")
     command += fields.get("arg", [])
-    name = _one(fields, "name") or bundled or Path(command[0]).name or "engine"
+    name = _one(fields, "name") or bundled or default_engine_name(command)
     if taken is not None:
         base, number = name, 2
         while name in taken:
@@ -198,6 +199,20 @@ def _build(
         )
         raise EngineSpecError(f"engine {name!r}: {problems}") from None
     return EngineSpec(config, bundled, _time_control(fields))
+
+
+_INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
+
+
+def default_engine_name(command: list[str]) -> str:
+    """An engine's name when none is given: its program's, or its script's when the program is an
+    interpreter (``python3 engines/mine.py`` is ``mine``, not ``python3``)."""
+    program = Path(command[0]).name
+    if _INTERPRETER.match(program):
+        script = next((arg for arg in command[1:] if not arg.startswith("-")), None)
+        if script is not None:
+            return Path(script).stem or program
+    return program or "engine"
 
 
 def _time_control(fields: dict[str, list[str]]) -> str | None:

@@ -311,6 +311,17 @@ class DxpEngine(EngineClient):
             self.identity = EngineIdentity(name=answer.follower)
         self._last_move_at = time.monotonic()
 
+    async def introduce(self, position: str) -> EngineIdentity:
+        """Propose a game from ``position`` in which the arbiter moves first, then end it at once: the
+        engine's acceptance carries its own name, which DXP gives nowhere else (the preflight's use)."""
+        await self._settle_search()
+        engine_side = "B" if position[0] == "W" else "W"
+        await self._request_game(position, engine_side, Clock(time=60.0 * self.config.dxp.default_minutes))
+        await self.end_game()
+        self._game = None
+        assert self.identity is not None
+        return self.identity
+
     async def end_game(self) -> None:
         """Tell the engine the game is over (`E`) and wait briefly for its own `E`."""
         game = self._game

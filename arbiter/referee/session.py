@@ -9,6 +9,7 @@ that no game could fix (a variant the engine does not play, a parameter it rejec
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,14 +34,19 @@ async def play_game_from_configs(
 ) -> GameRecord:
     """Start both engines, play one game, quit them, and return the record.
 
-    ``log_dir`` is where each engine's stderr is kept (default: a temporary directory of the engine
-    layer); ``comm_logs`` (by engine name) where what is said to each engine is logged. The setup is
+    ``log_dir`` is where each engine's stderr is kept (default: a temporary directory removed after
+    the game); ``comm_logs`` (by engine name) where what is said to each engine is logged. The setup is
     checked first, so a bad opening raises ``GameSetupError`` before any engine runs.
     """
     prepared = setup.prepare()
     setup = with_dxp_margins(setup, white, black)
     configs = {Color.WHITE: white, Color.BLACK: black}
     engines: dict[Color, EngineClient] = {}
+    scratch = None
+    if log_dir is None:
+        # Nobody asked to keep the logs: they live as long as the game, and do not pile up.
+        scratch = tempfile.TemporaryDirectory(prefix="arbiter-game-")
+        log_dir = Path(scratch.name)
     for color, config in configs.items():
         log = None if log_dir is None else log_dir / f"{color.name.lower()}-{_file_safe(config.name)}.log"
         engines[color] = create_engine(config, stderr_log=log, comm_log=(comm_logs or {}).get(config.name))
@@ -62,6 +68,8 @@ async def play_game_from_configs(
         return await play_game(setup, engines[Color.WHITE], engines[Color.BLACK], observer=observer)
     finally:
         await asyncio.gather(*(engine.quit() for engine in engines.values()))
+        if scratch is not None:
+            scratch.cleanup()
 
 
 def start_failure_record(

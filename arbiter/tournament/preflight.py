@@ -13,6 +13,7 @@ from pathlib import Path
 
 from arbiter.engines import (
     CommLog,
+    DxpEngine,
     EngineConfig,
     EngineConfigError,
     EngineFault,
@@ -22,6 +23,7 @@ from arbiter.engines import (
 from arbiter.engines.params import resolve_settings
 from arbiter.referee.dxp_terms import dxp_time_problem
 from arbiter.referee.timecontrol import parse_time_control
+from arbiter.rules import Position, get_variant
 from arbiter.tournament.config import TournamentConfig
 
 # Lines of what was said to a failing engine shown with its error.
@@ -93,6 +95,9 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
         if engine.protocol == "hub":
             resolve_settings(engine.name, identity.params, engine.params, variant, engine.variant_names)
         await client.configure(variant)
+        if isinstance(client, DxpEngine):
+            # A DXP engine says its name only when it accepts a game: one is proposed and ended at once.
+            return await client.introduce(Position.start(get_variant(variant)).hub())
         return client.identity or identity
     except EngineConfigError as error:
         return str(error)
