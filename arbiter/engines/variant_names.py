@@ -29,18 +29,20 @@ def engine_variant_name(
 ) -> str:
     """The engine's word for the arbiter's ``variant`` id.
 
-    ``mapping`` (the configured one) wins; otherwise, when the engine lists the names it ``offered``, the
-    first known name of the variant among them; otherwise the id itself. A variant with options
+    ``mapping`` (the configured one) wins when the engine offers that name (or lists none); otherwise,
+    when the engine lists the names it ``offered``, the first known name of the variant among them;
+    otherwise the mapped name or the id itself (which the caller then refuses). A variant with options
     (``english+iyt-draws``) is looked up by its whole id, then by its base.
     """
     base = variant.partition("+")[0]
-    for key in (variant, base):
-        if mapping and key in mapping:
-            return mapping[key]
+    mapped = next((mapping[key] for key in (variant, base) if mapping and key in mapping), None)
     if offered is None:
-        return variant
+        return variant if mapped is None else mapped
+    # A mapping given for every engine of a command fits only some: the others keep the standard names.
+    if mapped is not None and mapped in offered:
+        return mapped
     for key in (variant, base):
         for name in (key, *HUB_VARIANT_NAMES.get(key, ())):
             if name in offered:
                 return name
-    return variant
+    return variant if mapped is None else mapped

@@ -2,13 +2,15 @@
 
 - its `variant` parameter offers only Scan's names (`normal killer bt frisian losing`);
 - it reports its scores in men (`score=1.5` is a man and a half ahead), as Scan does;
-- like Scan, which loads `scan.ini` and `data/` from its working directory, it refuses `init` (with an
-  `error` line and no `ready`) when `scan.ini` is not in the directory it was started in.
+- like Scan, which loads `scan.ini` and `data/` from its working directory, it fails at `init` (an
+  `error` line, a message on stderr, exit code 1) when `scan.ini` is not in the directory it was
+  started in.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 from hub_base import Engine, send
 
@@ -28,7 +30,8 @@ class ScanLike(Engine):
     def on_init(self) -> None:
         if not os.path.exists("scan.ini"):
             send('error message="cannot open scan.ini"')
-            return
+            print("cannot open scan.ini", file=sys.stderr, flush=True)
+            sys.exit(1)
         send("ready")
 
     def info_line(self, move: str, flags: set[str]) -> str:

@@ -79,17 +79,15 @@ def test_standard_names_are_looked_up_in_what_the_engine_offers() -> None:
     assert engine_variant_name("russian", SCAN_NAMES) == "russian"  # not offered: refused by the caller
 
 
-def test_scan_without_its_working_directory_never_gets_ready_and_says_why(tmp_path: Path) -> None:
-    config = hub_config("scan_like_hub.py", timeouts={"ready": 1.0})
+def test_scan_without_its_working_directory_fails_at_init_and_says_why(tmp_path: Path) -> None:
+    config = hub_config("scan_like_hub.py")
 
-    async def scenario() -> HubEngine:
+    async def scenario() -> None:
         engine = HubEngine(config, stderr_log=tmp_path / "scan.log")
-        with pytest.raises(EngineFault, match="no ready"):
-            await engine.open("international")
-        return engine
+        await engine.open("international")
 
-    engine = asyncio.run(scenario())
-    assert any("cannot open scan.ini" in fault.message for fault in engine.faults)
+    with pytest.raises(EngineFault, match="cannot open scan.ini"):
+        asyncio.run(scenario())
 
 
 def test_scores_in_men_are_kept_in_centi_men_and_a_declared_unit_is_used(tmp_path: Path) -> None:
