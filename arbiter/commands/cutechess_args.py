@@ -30,6 +30,7 @@ SPELLINGS: dict[str, str] = {
     "-srand N": "--seed N",
     "-maxmoves N": "--max-plies 2N",
     "-debug": "--debug",
+    "-log file= level=": "--debug (the log is written beside the database)",
     "-tournament": "only gauntlet-less two-engine matches (the event's format is a match)",
 }
 
@@ -78,6 +79,9 @@ def translate(args: list[str]) -> list[str]:
                     raise CutechessArgsError(f"-repeat {args[i]}: each opening is repeated twice (-repeat 2)")
                 i += 1
             out.append("--repeat")
+        elif arg == "-log":
+            _, i = _settings(args, i)  # fastchess's file= and level=: the arbiter's log is beside the database
+            out.append("--debug")
         elif arg == "-maxmoves":
             value, i = _value(args, i, arg)
             out += ["--max-plies", str(2 * _number(arg, value))]

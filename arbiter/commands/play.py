@@ -172,13 +172,16 @@ def play_command(
         None, "--max-plies", min=1, help="Draw once this many plies are played."
     ),
     draw_adjudication: str | None = typer.Option(
-        None, "--adjudicate-draw", metavar="MARGIN:MOVES", help="Draw when both scores stay within ±MARGIN."
+        None,
+        "--adjudicate-draw",
+        metavar="MARGIN:MOVES",
+        help="Draw when both scores stay within ±MARGIN (centi-men: scores are kept in centi-men).",
     ),
     win_adjudication: str | None = typer.Option(
         None,
         "--adjudicate-win",
         metavar="MARGIN:MOVES",
-        help="Win when both scores agree on a lead > MARGIN.",
+        help="Win when both scores agree on a lead > MARGIN (centi-men).",
     ),
     auto_forced: bool = typer.Option(
         False, "--auto-forced", help="Play forced moves without asking the engine."

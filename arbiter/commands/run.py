@@ -54,6 +54,12 @@ def run_command(
         "--scheduler",
         help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786); docs/distributed.md.",
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Log every line sent to and read from the engines, beside the database."
+    ),
+    json_out: Path | None = typer.Option(
+        None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
+    ),
 ) -> None:
     """Play a whole event. Run it again on the same database to continue where it stopped."""
     try:
@@ -70,7 +76,9 @@ def run_command(
         updates["concurrency"] = concurrency
     if scheduler is not None:
         updates["scheduler"] = scheduler
-    _execute(config.model_copy(update=updates), engines, None)
+    if debug:
+        engines = [engine.model_copy(update={"debug": True}) for engine in engines]
+    _execute(config.model_copy(update=updates), engines, None, RunExtras(json_out=json_out, debug=debug))
 
 
 def match_command(

@@ -33,6 +33,7 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         "-pgnout", "out.pgn", "min", "-draw", "movenumber=40", "movecount=8", "score=10",
         "-resign", "movecount=3", "score=900", "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05",
         "-ratinginterval", "10", "-recover", "-maxmoves", "150", "-event", "Night run", "-srand", "7",
+        "-log", "file=x.log", "level=info",
     ]  # fmt: skip
     assert translate(args) == [
         "--engine", "cmd=./scan arg=hub name='Scan 3' dir=/opt/scan option.threads=2",
@@ -43,6 +44,7 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         "--pdn-out", "out.pgn", "--adjudicate-draw", "10:8", "--adjudicate-draw-from", "40",
         "--adjudicate-win", "900:3", "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
         "--rating-interval", "10", "--recover", "--max-plies", "300", "--name", "Night run", "--seed", "7",
+        "--debug",
     ]  # fmt: skip
     # Only `match` is translated; the arbiter's own spellings pass through.
     assert translate_command_line(["play", "-engine"]) == ["play", "-engine"]
