@@ -80,7 +80,7 @@ def translate(args: list[str]) -> list[str]:
                 i += 1
             out.append("--repeat")
         elif arg == "-log":
-            _, i = _settings(args, i)  # fastchess's file= and level=: the arbiter's log is beside the database
+            _, i = _settings(args, i)  # fastchess file= level=: the log is kept beside the database
             out.append("--debug")
         elif arg == "-maxmoves":
             value, i = _value(args, i, arg)
