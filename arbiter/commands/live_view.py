@@ -61,6 +61,7 @@ class LiveView:
         self._standings_reading = False
         self._standings_read_at = -math.inf
         self._standings_timer: asyncio.TimerHandle | None = None
+        self.progress = ""  # a match's running score, Elo and time left (see run_extras.MatchProgress)
 
     def __enter__(self) -> LiveView:
         if self.console.is_terminal:
@@ -127,6 +128,14 @@ class LiveView:
         self._say(text)
         self._refresh()
 
+    def show_progress(self, text: str) -> None:
+        """In the live view a line of its own under the counts; otherwise printed as one line."""
+        if self._live is None:
+            self._say(text)
+        else:
+            self.progress = text
+            self._refresh()
+
     # ------------------------------------------------------------------ standings, off the event loop
 
     def _read_standings(self) -> None:
@@ -186,6 +195,8 @@ class LiveView:
                 style="bold",
             )
         ]
+        if self.progress:
+            parts.append(Text(self.progress))
         if self.running:
             running = Table(title="running", show_edge=False)
             for column in ("game", "white", "black", "seconds"):

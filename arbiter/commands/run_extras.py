@@ -69,8 +69,9 @@ class MatchProgress:
                 f"{100 * points / games:.1f}%)"
             )
             estimate = elo_from_wdl(self.wins, self.draws, self.losses)
+            elo = f"{round(estimate.elo) or 0:+d}" if math.isfinite(estimate.elo) else f"{estimate.elo:+}"
             margin = f" ±{estimate.margin:.0f}" if math.isfinite(estimate.margin) else ""
-            parts.append(f"Elo {estimate.elo:+.0f}{margin}")
+            parts.append(f"Elo {elo}{margin}")
         if self.played_now and left:
             per_game = (time.monotonic() - self.started) / self.played_now
             parts.append(f"ETA {_duration(per_game * left)}")
@@ -122,7 +123,8 @@ class ExtrasObserver:
             if record.winner is not Winner.UNFINISHED and (
                 interval is None or self.progress.played_now % interval == 0
             ):
-                self.inner.message(self.progress.text())
+                show = getattr(self.inner, "show_progress", self.inner.message)
+                show(self.progress.text())
         if self._json is not None:
             self._json.write(json.dumps(game_json(game, record)) + "\n")
             self._json.flush()
