@@ -223,3 +223,16 @@ def test_a_dxp_engine_on_a_fixed_port_is_stored_under_the_name_it_gives(tmp_path
         (info,) = store.tournaments()
         identities = {e.name: e.identity.name if e.identity else None for e in store.engines(info.id)}
     assert identities["D"] == "Moby"
+
+
+def test_a_tournament_whose_engine_cannot_start_stops_before_its_database_exists(tmp_path: Path) -> None:
+    missing = '[[engines]]\nname = "typo"\ncommand = ["./no-such-engine"]\n'
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "t"\ndatabase = "t.sqlite"\ntime_control = "depth=1"\n'
+        f'[[engines]]\nname = "random"\nbundled = "random"\n{missing}'
+    )
+    result = arbiter("run", str(path), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "engine 'typo': cannot start './no-such-engine'" in result.stderr
+    assert not (tmp_path / "t.sqlite").exists()
