@@ -297,6 +297,11 @@ _MATCH_OPTIONS = {
     "plies": "--plies",
     "order": "--order",
     "concurrency": "--concurrency",
+    "start": "--opening-start",
+    "draw_score": "--adjudicate-draw",
+    "draw_moves": "--adjudicate-draw",
+    "win_score": "--adjudicate-win",
+    "win_moves": "--adjudicate-win",
 }
 
 

@@ -71,10 +71,9 @@ def test_an_engine_given_as_a_command_line_plays_and_its_resignation_is_the_reas
     result = runner.invoke(app, ["play", "--tc", "st=1", "--no-board", scripted_command(), resigner])
     assert result.exit_code == 0, result.output
     assert "Result: 1-0  Black wins: White resigned  (3 plies)" in result.output
-    # Two engines named after the same program are told apart.
-    program = Path(sys.executable).name
-    assert f"Black: {program} (scripted 1.0)" in result.output
-    assert f"White: {program}-2 (quitter 1.0)" in result.output
+    # Two engines named after the same script (not the interpreter that runs it) are told apart.
+    assert "Black: scripted_player (scripted 1.0)" in result.output
+    assert "White: scripted_player-2 (quitter 1.0)" in result.output
 
 
 def test_quiet_prints_only_the_result() -> None:
