@@ -34,7 +34,7 @@ from arbiter.tournament.config import (
 )
 from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
-from arbiter.tournament.stats import SprtSettings
+from arbiter.tournament.stats import SprtSettings, parse_sprt
 
 
 def run_command(
@@ -215,15 +215,7 @@ def _sprt_tokens(given: list[str], following: list[str]) -> str:
 
 
 def _parse_sprt(text: str) -> SprtSettings:
-    values: dict[str, float] = {}
-    for part in text.replace(",", " ").split():
-        key, _, value = part.partition("=")
-        if key not in ("elo0", "elo1", "alpha", "beta") or not value:
-            raise ValueError(f"--sprt: {part!r} is not one of elo0= elo1= alpha= beta=")
-        values[key] = float(value)
-    if "elo0" not in values or "elo1" not in values:
-        raise ValueError("--sprt needs elo0= and elo1=")
-    return SprtSettings(**values)
+    return parse_sprt(text)
 
 
 def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSettings | None) -> None:
