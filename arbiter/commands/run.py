@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from arbiter.commands.live_view import LiveView
+from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import (
     crosstable_table,
     openings_table,
@@ -136,6 +137,7 @@ def match_command(
             "adjudication": Adjudication(max_plies=max_plies),
             "scheduler": scheduler,
             "engines": [EngineEntry.model_validate(e) for e in entries],
+            "sprt": sprt_settings,  # stored with the event, so standings and the site can show it
         }
         if repeat:  # without the flag a ballot rule (pro-checkers) still plays its ballots twice
             settings["repeat"] = True
@@ -303,7 +305,7 @@ def _print_summary(
         + (f", {summary.abandoned} abandoned (run again to resume)" if summary.abandoned else "")
     )
     if summary.sprt is not None:
-        console.print(f"SPRT: {summary.sprt.decision.value} (LLR {summary.sprt.llr:.2f})")
+        console.print(sprt_line(summary.sprt), markup=False, highlight=False)
     if report is not None:
         console.print(f"report: {report / 'index.html'}")
 

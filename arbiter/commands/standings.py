@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.sprt_view import sprt_line, stored_sprt_status
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results
@@ -44,6 +45,7 @@ def standings_command(
             finished = store.finished_results(info.id)
             ratings = ratings_table(result.players, finished)
             openings = openings_table(finished, store.opening_names(info.id))
+            sprt = stored_sprt_status(store, info.id)
             others = len(store.tournaments()) - 1
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -59,6 +61,8 @@ def standings_command(
         console.print(ratings)
     if openings is not None:
         console.print(openings)
+    if sprt is not None:
+        console.print(sprt_line(sprt), markup=False, highlight=False)
 
 
 _UNLIMITED_WIDTH = 1000
