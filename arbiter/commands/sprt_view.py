@@ -19,7 +19,8 @@ _DECISIONS = {
 def signed(value: float, digits: int = 1) -> str:
     """An Elo figure with its sign; an infinite one (every game won or lost) as such."""
     if math.isfinite(value):
-        return f"{value:+.{digits}f}"
+        text = f"{value:+.{digits}f}"
+        return "+" + text[1:] if float(text) == 0 else text  # no "-0.0" for an even score
     return "+∞" if value > 0 else "-∞"
 
 
