@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "arbiter.commands.pdn",
     "arbiter.commands.report",
     "arbiter.commands.stats",
+    "arbiter.commands.ratings",
 ]
 
 
