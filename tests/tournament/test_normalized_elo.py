@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
+from rating_databases import Entrant, write_event
+from typer.testing import CliRunner
 
+from arbiter.cli import app
 from arbiter.tournament.stats import (
     NELO_PER_T,
     EloModel,
@@ -64,3 +68,14 @@ def test_an_all_draw_sample_has_normalized_elo_zero_with_a_finite_interval() -> 
     assert estimate.margin == pytest.approx(Z95 * NELO_PER_T / 5)
     wins_only = elo_from_wdl(5, 0, 0, model=EloModel.NORMALIZED)
     assert wins_only.elo == math.inf
+
+
+def test_standings_show_normalized_elo_beside_logistic(tmp_path: Path) -> None:
+    # The 60 / 20 / 20 match of above, stored and read back by `arbiter standings`.
+    database = tmp_path / "m.sqlite"
+    games = [("a", "b", "1-0")] * 60 + [("a", "b", "1/2")] * 20 + [("b", "a", "1-0")] * 20
+    write_event(database, "duel", [Entrant("a", "A"), Entrant("b", "B")], games)
+    outcome = CliRunner().invoke(app, ["standings", str(database)])
+    assert outcome.exit_code == 0, outcome.output
+    row = next(line for line in outcome.stdout.splitlines() if line.startswith("│ a "))
+    assert "+147.2" in row and "+173.7 ± 68.1" in row
