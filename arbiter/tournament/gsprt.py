@@ -61,7 +61,7 @@ def _secular_root(shifted: Sequence[float], probabilities: Sequence[float]) -> f
     """The x with sum_i p_i a_i / (1 + x a_i) = 0, for shifted scores a of both signs.
 
     The left side falls strictly from +inf to -inf between -1/max(a) and -1/min(a), so bisection
-    finds the root to the last bit.
+    finds the root, here to 1e-15 (relative, or absolute near 0): far below what the LLR shows.
     """
     low_end, high_end = min(shifted), max(shifted)
     if not low_end < 0.0 < high_end:
@@ -73,7 +73,7 @@ def _secular_root(shifted: Sequence[float], probabilities: Sequence[float]) -> f
 
     for _ in range(2000):
         middle = (low + high) / 2.0
-        if middle in (low, high):
+        if middle in (low, high) or high - low <= 1e-15 * max(1.0, abs(middle)):
             break
         if slope(middle) > 0.0:
             low = middle

@@ -184,3 +184,28 @@ def test_a_resumed_match_keeps_its_sprt_and_refuses_another(tmp_path: Path) -> N
     other = subprocess.run([*base, "--sprt", "elo0=0 elo1=20"], capture_output=True, text=True, timeout=120)
     assert other.returncode == 2
     assert "differing: sprt" in other.stderr
+
+
+def test_the_match_of_the_report_no_longer_stops_after_a_win_and_a_loss(tmp_path: Path) -> None:
+    # `arbiter match greedy random --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05` used to accept H0 after
+    # one win and one loss (LLR -4.10). A handful of games cannot decide [0, 50]: all four are played.
+    database = tmp_path / "m.sqlite"
+    command = [
+        *ARBITER,
+        "match",
+        "greedy",
+        "random",
+        "--tc",
+        "depth=1",
+        "--rounds",
+        "2",
+        "--db",
+        str(database),
+    ]
+    command += ["--max-plies", "60", "--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "finished: 4/4 games" in result.stdout
+    assert "SPRT decided" not in result.stdout
+    final = SPRT_LINE.search(result.stdout.split("finished: 4/4 games", 1)[1])
+    assert final is not None and final[1] == "continue" and final[3] == "4"
