@@ -156,7 +156,12 @@ def expected_score(difference: float) -> float:
 
 
 def _met(games: Sequence[RatedGame], index: dict[str, int]) -> list[tuple[int, int]]:
-    return sorted({tuple(sorted((index[g.first], index[g.second]))) for g in games})  # type: ignore[misc]
+    """Every pair of players who played each other, each once."""
+    pairs = set()
+    for game in games:
+        i, j = index[game.first], index[game.second]
+        pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
 
 
 def _terms(

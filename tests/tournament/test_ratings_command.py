@@ -165,3 +165,15 @@ def test_ratings_of_real_matches_from_two_databases(tmp_path: Path) -> None:
         table.returncode == 0
         and "Rating list (average = 0; 8 games, 2 tournament(s), 2 database(s))" in table.stdout
     )
+
+
+def test_an_entry_that_never_announced_itself_is_the_engine_of_that_name(tmp_path: Path) -> None:
+    database = tmp_path / "two.sqlite"
+    games = [("alpha", "beta", "1-0"), ("beta", "alpha", "1/2"), ("alpha", "beta", "0-1")]
+    write_event(database, "first", [Entrant("alpha", "Alpha"), Entrant("beta", "Beta")], games)
+    write_event(database, "second", [Entrant("alpha"), Entrant("beta", "Beta")], games)
+    code, out, err = rate(str(database), "--json")
+    assert code == 0, err
+    by_name = {e["name"]: e for e in json.loads(out)["engines"]}
+    assert set(by_name) == {"alpha", "beta"}
+    assert by_name["alpha"]["games"] == 6 and by_name["alpha"]["identity"] == "Alpha 1.0"
