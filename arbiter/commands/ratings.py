@@ -38,8 +38,9 @@ def ratings_command(
 ) -> None:
     """Rate every engine from all its games in DATABASES: Bradley-Terry maximum likelihood, as Ordo.
 
-    An engine is the same across tournaments when its name and its identity (the name and version it
-    announced) are the same. Intervals take the games of an opening pair together.
+    An engine is the same across tournaments if its name and announced identity are the same.
+
+    Intervals take the two games of an opening pair together.
     """
     try:
         collected = collect_games(databases)

@@ -53,8 +53,7 @@ def sprt_command(
 ) -> None:
     """Test H0 (elo0) against H1 (elo1) with the generalized SPRT; print the LLR, bounds and decision.
 
-    With a DATABASE the test reads the match's results (game pairs when it was played in pairs) and,
-    unless told otherwise here, the SPRT settings stored with it.
+    With a DATABASE: its match's counts (of pairs, if played in pairs) and its stored SPRT settings.
     """
     given = {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "model": model}
     try:
