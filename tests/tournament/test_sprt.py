@@ -286,3 +286,38 @@ def test_sprt_settings_read_from_text() -> None:
         parse_sprt("elo0=0 elo1=5 alpha=x")
     with pytest.raises(ValueError, match="needs elo0= and elo1="):
         parse_sprt("elo1=5")
+
+
+# Values printed by fishtest's own LLRcalc (LLR_logistic and LLR_normalized, root finding by scipy's
+# brentq), run on these samples: counts in fishtest's order, losses first.
+FISHTEST = [
+    ("logistic", (0, 10, 0), 0, 10, -0.28602310882444654),
+    ("logistic", (0, 2, 0), 0, 10, -0.05405346245262061),
+    ("logistic", (1, 0, 1), 0, 50, -0.020660088651617132),
+    ("logistic", (0, 100, 0), 0, 10, -2.9114042321699793),
+    ("logistic", (1000, 1800, 1200), 0, 10, 7.460092080425924),
+    ("logistic", (13624, 34333, 13543), -3, 1, 2.5021004266482283),
+    ("logistic", (1187, 7410, 13475, 7378, 1164), -3, 1, 2.86152718059463),
+    ("logistic", (39, 2226, 31451, 2412, 40), 0.2, 0.9, 2.1625425800483593),
+    ("logistic", (0, 0, 60, 0, 0), 0, 5, -0.8623705481017778),
+    ("logistic", (3, 40, 300, 45, 2), 0, 5, -0.2792134716290134),
+    ("normalized", (39, 2226, 31451, 2412, 40), 0.764, 3.439, 2.162940869584568),
+    ("normalized", (110, 700, 120), 0, 5, 0.19311343890975516),
+    ("normalized", (0, 10, 0), 0, 5, -0.0012765113055541917),
+    ("normalized", (20, 60, 20), 0, 5, -0.010355001649491394),
+    ("normalized", (3, 40, 300, 45, 2), -2, 3, 0.10142018192319803),
+]
+
+
+@pytest.mark.parametrize(("model", "counts", "elo0", "elo1", "expected"), FISHTEST)
+def test_llr_is_the_one_fishtest_computes(
+    model: str, counts: tuple[int, ...], elo0: float, elo1: float, expected: float
+) -> None:
+    settings = SprtSettings(elo0=elo0, elo1=elo1, model=EloModel(model))
+    if len(counts) == 3:
+        losses, draws, wins = counts
+        llr = sprt_wdl(settings, wins, draws, losses).llr
+    else:
+        ll, ld, even, wd, ww = counts
+        llr = sprt_pentanomial(settings, Pentanomial(ll=ll, ld=ld, dd=even, wd=wd, ww=ww)).llr
+    assert llr == pytest.approx(expected, rel=1e-9, abs=1e-12)
