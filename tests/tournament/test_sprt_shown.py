@@ -181,6 +181,12 @@ def test_a_resumed_match_keeps_its_sprt_and_refuses_another(tmp_path: Path) -> N
     ]
     first = subprocess.run([*base, "--sprt", "elo0=0 elo1=10"], capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
+    shown = SPRT_LINE.search(first.stdout.split("finished: ", 1)[1])
+    assert shown is not None
+    same = subprocess.run([*base, "--sprt", "elo0=0 elo1=10"], capture_output=True, text=True, timeout=120)
+    assert same.returncode == 0, same.stderr
+    again = SPRT_LINE.search(same.stdout.split("finished: ", 1)[1])
+    assert again is not None and again.group(0) == shown.group(0), "the same test, on the same games"
     other = subprocess.run([*base, "--sprt", "elo0=0 elo1=20"], capture_output=True, text=True, timeout=120)
     assert other.returncode == 2
     assert "differing: sprt" in other.stderr
