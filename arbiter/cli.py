@@ -27,6 +27,8 @@ COMMAND_MODULES = [
     "arbiter.commands.standings",
     "arbiter.commands.pdn",
     "arbiter.commands.report",
+    "arbiter.commands.stats",
+    "arbiter.commands.ratings",
 ]
 
 

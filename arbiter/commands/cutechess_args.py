@@ -190,7 +190,7 @@ def _resign(pairs: dict[str, str]) -> list[str]:
 
 
 def _sprt(pairs: dict[str, str]) -> list[str]:
-    _known("-sprt", pairs, ("elo0", "elo1", "alpha", "beta"))
+    _known("-sprt", pairs, ("elo0", "elo1", "alpha", "beta", "model"))
     return ["--sprt", " ".join(f"{key}={value}" for key, value in pairs.items())]
 
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from arbiter.commands.engine_spec import EngineSpec, command_line_engines, is_spec_word
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras, finished_event, logs_dir
+from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import (
     crosstable_table,
     openings_table,
@@ -35,7 +36,7 @@ from arbiter.tournament.config import (
 from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
-from arbiter.tournament.stats import SprtSettings
+from arbiter.tournament.stats import SprtSettings, parse_sprt
 
 
 def run_command(
@@ -209,6 +210,7 @@ def match_command(
             "adjudication": adjudication,
             "scheduler": scheduler,
             "engines": [EngineEntry.model_validate(e) for e in entries],
+            "sprt": sprt_settings,  # stored with the event, so standings and the site can show it
         }
         if repeat:  # without the flag a ballot rule (pro-checkers) still plays its ballots twice
             settings["repeat"] = True
@@ -329,15 +331,7 @@ def _sprt_tokens(given: list[str], following: list[str]) -> str:
 
 
 def _parse_sprt(text: str) -> SprtSettings:
-    values: dict[str, float] = {}
-    for part in text.replace(",", " ").split():
-        key, _, value = part.partition("=")
-        if key not in ("elo0", "elo1", "alpha", "beta") or not value:
-            raise ValueError(f"--sprt: {part!r} is not one of elo0= elo1= alpha= beta=")
-        values[key] = float(value)
-    if "elo0" not in values or "elo1" not in values:
-        raise ValueError("--sprt needs elo0= and elo1=")
-    return SprtSettings(**values)
+    return parse_sprt(text)
 
 
 def _execute(
@@ -364,9 +358,8 @@ def _execute(
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    if _said_finished(console, runner, config):
-        return
-    if config.scheduler is None:
+    finished = _said_finished(console, runner, config)
+    if config.scheduler is None and not finished:
         runner.checked = _preflight(config, engines, log_dir)
     try:
         store = TournamentStore.open(config.database, create=True)
@@ -414,8 +407,8 @@ def _preflight(
 
 
 def _said_finished(console: Console, runner: TournamentRunner, config: TournamentConfig) -> bool:
-    """When this very event is already finished in the database: say so, show its result, and say how
-    to start a new one."""
+    """When this very event is already finished in the database: say so and how to start a new one (its
+    result follows, as after any run: no engine is started and no game played)."""
     try:
         found = finished_event(config.database, config.name)
     except StoreError:
@@ -434,11 +427,6 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
             f"{config.name!r} is already finished in {config.database}: its result is below. To play it "
             "again, give another database (--db) or another name (--name)."
         )
-        result = store.standings(tournament_id)
-        console.print(standings_table(result))
-        ratings = ratings_table(result.players, store.finished_results(tournament_id))
-        if ratings is not None:
-            console.print(ratings)
     return True
 
 
@@ -500,7 +488,7 @@ def _print_summary(
         + (f", {summary.abandoned} abandoned (run again to resume)" if summary.abandoned else "")
     )
     if summary.sprt is not None:
-        console.print(f"SPRT: {summary.sprt.decision.value} (LLR {summary.sprt.llr:.2f})")
+        console.print(sprt_line(summary.sprt), markup=False, highlight=False)
     if report is not None:
         console.print(f"report: {report / 'index.html'}")
 

@@ -17,6 +17,7 @@ from arbiter.referee.record import GameRecord, Winner
 from arbiter.store import Event, TournamentStore
 from arbiter.tournament.runner import RunObserver
 from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import elo_from_wdl
 
 
@@ -134,6 +135,9 @@ class ExtrasObserver:
 
     def message(self, text: str) -> None:
         self.inner.message(text)
+
+    def sprt_updated(self, status: SprtStatus) -> None:
+        self.inner.sprt_updated(status)
 
 
 def game_json(game: PlannedGame, record: GameRecord) -> dict[str, object]:

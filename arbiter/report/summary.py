@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from arbiter.referee.record import GameRecord, Side, Termination, Winner
 from arbiter.report.inputs import EventInfo, GameEntry, OpeningInfo, finished_games
 from arbiter.tournament.scoring import FinishedGame, ScoringScheme
+from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.standings import (
     Crosstable,
     Standing,
@@ -144,6 +145,7 @@ class EventSummary:
     engines: dict[str, EngineSummary]
     openings: list[OpeningSummary]
     match: MatchStatistics | None
+    sprt: SprtStatus | None = None
 
     @property
     def finished(self) -> int:
@@ -199,6 +201,7 @@ def summarize(event: EventInfo, games: Sequence[GameEntry]) -> EventSummary:
         engines=engines,
         openings=_openings(games, results),
         match=_match_statistics(players, results),
+        sprt=_sprt(event, players, results),
     )
 
 
@@ -336,3 +339,13 @@ def _match_statistics(players: Sequence[str], results: Sequence[FinishedGame]) -
         ww=counts.ww,
         elo=elo,
     )
+
+
+def _sprt(event: EventInfo, players: Sequence[str], results: Sequence[FinishedGame]) -> SprtStatus | None:
+    """Where the SPRT of a match that has one stands, from the first player's side."""
+    if event.sprt is None or len(players) != 2:
+        return None
+    try:
+        return sprt_status(event.sprt, results, players[0], players[1], paired=event.ballot_pairs)
+    except ValueError:
+        return None  # pairs that do not fit together: no sound test to show

@@ -25,6 +25,7 @@ from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
+from arbiter.tournament.stats import SprtSettings
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
 # The bundled engines report their scores in centi-men (Hub's own unit is the man).
@@ -154,6 +155,7 @@ class TournamentConfig(BaseModel):
         None, description="a Dask scheduler (tcp://host:8786) whose workers play the games"
     )
     adjudication: Adjudication = Field(default_factory=Adjudication)
+    sprt: SprtSettings | None = Field(None, description="a match stops once this test has decided")
     engines: list[EngineEntry] = Field(min_length=2)
 
     @model_validator(mode="before")
@@ -190,6 +192,14 @@ class TournamentConfig(BaseModel):
             )
         if self.format == "match" and len(names) != 2:
             raise SettingError(("format",), f"a match needs exactly two engines, got {len(names)}")
+        return self
+
+    @model_validator(mode="after")
+    def _sprt_in_a_match(self) -> TournamentConfig:
+        if self.sprt is not None and self.format != "match":
+            raise SettingError(
+                ("sprt",), f'an SPRT tests a match of two engines (format = "match"), not a {self.format}'
+            )
         return self
 
     @model_validator(mode="after")

@@ -51,7 +51,8 @@ from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
-from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
+from arbiter.tournament.sprt_status import SprtStatus, sprt_status
+from arbiter.tournament.stats import SprtSettings
 
 
 class RunError(Exception):
@@ -73,6 +74,10 @@ class RunObserver(Protocol):
 
     def message(self, text: str) -> None: ...
 
+    def sprt_updated(self, status: SprtStatus) -> None:
+        """Where the match's SPRT stands, after each game (and once before the first)."""
+        ...
+
 
 class QuietObserver:
     def run_started(self, total: int, done: int, pending: int) -> None:
@@ -90,6 +95,9 @@ class QuietObserver:
     def message(self, text: str) -> None:
         pass
 
+    def sprt_updated(self, status: SprtStatus) -> None:
+        pass
+
 
 @dataclass
 class RunSummary:
@@ -99,7 +107,8 @@ class RunSummary:
     finished: int
     abandoned: int = 0
     stopped: bool = False
-    sprt: SprtResult | None = None
+    sprt: SprtStatus | None = None
+    """Where the SPRT stood when the run ended (decided or not), for a match with one."""
     faults: list[str] = field(default_factory=list)
 
 
@@ -148,7 +157,7 @@ class TournamentRunner:
         self.engines = {e.name: e for e in engines}
         self.plan: TournamentPlan = plan_tournament(config)
         self.observer: RunObserver = observer or QuietObserver()
-        self.sprt = sprt
+        self.sprt = sprt if sprt is not None else config.sprt
         self.after_game = after_game
         self.log_dir = log_dir
         self.remote = remote
@@ -156,7 +165,8 @@ class TournamentRunner:
         self._draining = False  # an SPRT decided: start no more games, finish the running ones
         self._refresh_task: asyncio.Task[None] | None = None
         self._refresh_wanted = False
-        self._decided: SprtResult | None = None
+        self._sprt_status: SprtStatus | None = None
+        self._decided = False
         # The seats of concurrency: what they share, and the running ones (their number follows the
         # remote's capacity, which can change while the run lasts).
         self._seating: _Seating | None = None
@@ -239,6 +249,8 @@ class TournamentRunner:
         self.observer.run_started(len(games), len(done_keys), len(pending))
         if not pending:
             store.set_status(tournament_id, TournamentStatus.FINISHED)
+            self._check_sprt(store, tournament_id)
+            summary.sprt = self._sprt_status
             return summary
         if self.remote is None:
             await self.preflight(store, tournament_id)
@@ -271,9 +283,9 @@ class TournamentRunner:
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.remove_signal_handler(sig)
         summary.finished = len(store.finished_keys(tournament_id))
-        summary.sprt = self._decided
+        summary.sprt = self._sprt_status
         summary.stopped = self._stop.is_set()
-        complete = summary.finished == len(games) or self._decided is not None
+        complete = summary.finished == len(games) or self._decided
         store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
         return summary
 
@@ -466,19 +478,19 @@ class TournamentRunner:
         )
 
     def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
-        """For a two-engine match with an SPRT: stop starting games once the test has decided."""
-        if self.sprt is None or self.config.format != "match" or self._decided is not None:
+        """For a two-engine match with an SPRT: tell where it stands, and stop starting games once it
+        has decided. The decision stands: games still running then finish and are stored, but the
+        test is over."""
+        if self.sprt is None or self.config.format != "match" or self._decided:
             return
         first, second = list(self.engines)
         games = store.finished_results(tournament_id)
-        if self.config.repeat:
-            result = sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
-        else:
-            wins = sum(1 for g in games if g.fraction_for(first) == 1.0)
-            losses = sum(1 for g in games if g.fraction_for(first) == 0.0)
-            result = sprt_wdl(self.sprt, wins, len(games) - wins - losses, losses)
-        if result.decision.value != "continue":
-            self._decided = result
+        status = sprt_status(self.sprt, games, first, second, paired=self.config.repeat)
+        self._sprt_status = status
+        self.observer.sprt_updated(status)
+        if status.decided:
+            self._decided = True
+            result = status.result
             self.observer.message(
                 f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
                 f"[{result.lower_bound:.2f}, {result.upper_bound:.2f}]): no more games are started"

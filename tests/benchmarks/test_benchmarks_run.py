@@ -28,6 +28,7 @@ CASES = {
     "tournament_throughput": (["--games", "2"], "games/s"),
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
     "report_scale": (["--games", "20"], "site"),
+    "statistics_speed": (["--games", "100", "--players", "4"], "rating list"),
 }
 
 
