@@ -67,3 +67,24 @@ def test_an_engine_setting_that_is_not_known_is_refused_with_the_keys(tmp_path: 
     result = runner.invoke(app, ["play", "cmd=random hash=16", "random"])
     assert result.exit_code == 2
     assert "'hash=16' is not a key=value setting; keys: cmd, arg, name, dir" in result.stderr
+
+
+def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_the_command() -> None:
+    follower = shlex.join(
+        [
+            f"cmd={sys.executable}",
+            f"arg={ENGINES / 'dxp_follower.py'}",
+            "arg=--listen",
+            "arg={port}",
+            "arg=--moves",
+            "arg=32-28",
+            "proto=dxp",
+            "listen=engine",
+            "name=D",
+        ]
+    )
+    args = ["play", "--no-board", "-v", "international", "--tc", "120", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, follower, "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "1. white 32-28" in result.stdout
+    assert "Result: 1-1  Draw: the game reached the limit of 2 plies  (2 plies)" in result.stdout
