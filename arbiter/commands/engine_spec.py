@@ -40,7 +40,7 @@ SPEC_KEYS: dict[str, str] = {
     "variant.ID": "the engine's own name for the arbiter's variant ID (variant.international=normal)",
     "score": "the unit of the engine's scores: men, centi-men or milli-men",
     "debug": "true: log every line sent to and read from this engine",
-    "tc": "the time control (every engine of a game must have the same; -each tc= gives it to all)",
+    "tc": "the engine's own time control (-each tc= gives one to all)",
     "st": "seconds per move: the time control st=N",
     "depth": "a fixed depth: the time control depth=N",
     "nodes": "a fixed node count: the time control nodes=N",
@@ -246,19 +246,9 @@ def command_line_engines(
     *,
     variant_names: list[str] | None = None,
     debug: bool = False,
-    time_control: str | None = None,
 ) -> list[EngineSpec]:
-    """The engines of one command, named apart, each with the command's variant names and debug flag.
-
-    An engine's own ``tc=`` must be the command's time control: a game is played under one.
-    """
+    """The engines of one command, named apart, each with the command's variant names and debug flag
+    (an engine's own ``tc=`` is kept in its spec: the caller gives it that clock)."""
     names = parse_variant_names(variant_names or [])
     taken: set[str] = set()
-    specs = [parse_engine_spec(text, taken=taken, variant_names=names, debug=debug) for text in texts]
-    for spec in specs:
-        if spec.time_control is not None and time_control is not None and spec.time_control != time_control:
-            raise EngineSpecError(
-                f"engine {spec.config.name!r}: tc={spec.time_control} differs from the game's time control "
-                f"{time_control}; both sides of a game play under one time control (give it with -each tc=)"
-            )
-    return specs
+    return [parse_engine_spec(text, taken=taken, variant_names=names, debug=debug) for text in texts]

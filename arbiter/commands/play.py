@@ -14,6 +14,7 @@ started, 2 for bad options.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -211,12 +212,10 @@ def play_command(
             win_adjudication=WinAdjudication(margin=win[0], moves=win[1]) if win else None,
             auto_forced_moves=auto_forced,
         )
-        first, second = (
-            spec.config
-            for spec in command_line_engines(
-                [engine_a, engine_b], variant_names=variant_name, debug=debug, time_control=tc
-            )
-        )
+        specs = command_line_engines([engine_a, engine_b], variant_names=variant_name, debug=debug)
+        first, second = (spec.config for spec in specs)
+        # An engine's own tc= is its clock (cutechess -engine tc=); --tc is the other's.
+        own = {spec.config.name: parse_time_control(spec.time_control) for spec in specs if spec.time_control}
         setup = GameSetup(
             variant=rules_variant.id,
             time_control=control,
@@ -230,6 +229,10 @@ def play_command(
         raise typer.Exit(2) from None
     # The side to move in the start position is the one that moves first in this game.
     white, black = (first, second) if start.turn is Color.WHITE else (second, first)
+    if own:
+        setup = replace(
+            setup, white_time_control=own.get(white.name), black_time_control=own.get(black.name)
+        )
     display = None if quiet else _Display(show_board)
     try:
         logs = {c.name: CommLog(c.name, echo=_debug_echo) for c in (white, black) if c.debug}

@@ -178,12 +178,12 @@ def match_command(
         time_control = tc or next(
             (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
         )
-        for spec in specs:
-            if spec.time_control is not None and spec.time_control != time_control:
-                raise ValueError(
-                    f"engine {spec.config.name!r}: tc={spec.time_control} differs from {time_control}; "
-                    "both sides of a game play under one time control (give it with -each tc=)"
-                )
+        # An engine's own tc= (cutechess -engine tc=) is its clock; the others play under the event's.
+        own_controls = {
+            spec.config.name: spec.time_control
+            for spec in specs
+            if spec.time_control is not None and spec.time_control != time_control
+        }
         entries = [spec.entry() for spec in specs]
         sprt_settings = _parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
         draw = _score_moves(draw_adjudication, "--adjudicate-draw")
@@ -200,6 +200,7 @@ def match_command(
             "name": name or f"{entries[0]['name']} vs {entries[1]['name']}",
             "variant": variant,
             "time_control": time_control,
+            "time_controls": own_controls,
             "format": "match",
             "cycles": rounds,
             "games_per_encounter": games,

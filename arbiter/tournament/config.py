@@ -140,6 +140,9 @@ class TournamentConfig(BaseModel):
     name: str = "Tournament"
     variant: str = "english"
     time_control: str = "acf scale=0.01"
+    time_controls: dict[str, str] = Field(
+        default_factory=dict, description="an engine's own time control, by its name (cutechess -engine tc=)"
+    )
     format: Literal["round-robin", "gauntlet", "match"] = "round-robin"
     cycles: PositiveInt = 1
     games_per_encounter: PositiveInt = 1
@@ -180,6 +183,18 @@ class TournamentConfig(BaseModel):
     def _valid_time_control(cls, value: str) -> str:
         parse_time_control(value)
         return value
+
+    @model_validator(mode="after")
+    def _engine_time_controls(self) -> TournamentConfig:
+        names = {engine.name for engine in self.engines}
+        for name, text in self.time_controls.items():
+            if name not in names:
+                raise SettingError(("time_controls", name), f"no engine is named {name!r}")
+            try:
+                parse_time_control(text)
+            except ValueError as error:
+                raise SettingError(("time_controls", name), str(error)) from None
+        return self
 
     @model_validator(mode="after")
     def _distinct_names(self) -> TournamentConfig:

@@ -6,7 +6,7 @@ cannot be played stops the event before its first game, not in the middle of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudication
@@ -41,7 +41,15 @@ class TournamentPlan:
             "White": game.white,
             "Black": game.black,
         }
-        return opening_setup(config, game.opening, tags)
+        setup = opening_setup(config, game.opening, tags)
+        own = config.time_controls
+        if game.white in own or game.black in own:
+            setup = replace(
+                setup,
+                white_time_control=parse_time_control(own[game.white]) if game.white in own else None,
+                black_time_control=parse_time_control(own[game.black]) if game.black in own else None,
+            )
+        return setup
 
 
 def opening_setup(

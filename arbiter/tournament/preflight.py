@@ -41,10 +41,10 @@ def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]
     """
     problems: list[str] = []
     warnings: list[str] = []
-    control = parse_time_control(config.time_control)
     for engine in engines:
         if engine.protocol != "dxp":
             continue
+        control = parse_time_control(config.time_controls.get(engine.name, config.time_control))
         if engine.dxp.port != 0 and config.concurrency > 1:
             problems.append(
                 f"engine {engine.name!r} listens on the fixed DXP port {engine.dxp.port}, but "

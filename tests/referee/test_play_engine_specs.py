@@ -88,3 +88,10 @@ def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_th
     assert result.exit_code == 0, result.output + result.stderr
     assert "1. white 32-28" in result.stdout
     assert "Result: 1-1  Draw: the game reached the limit of 2 plies  (2 plies)" in result.stdout
+
+
+def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -> None:
+    args = ["play", "--no-board", "--tc", "depth=1", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, "cmd=random tc=st=0.5", "greedy"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "time control depth=1 (White), st=0.5 (Black)" in result.stdout  # random moves first: Black

@@ -236,3 +236,20 @@ def test_a_tournament_whose_engine_cannot_start_stops_before_its_database_exists
     assert result.returncode == 1
     assert "engine 'typo': cannot start './no-such-engine'" in result.stderr
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_each_engine_plays_under_its_own_time_control_when_given_one(tmp_path: Path) -> None:
+    result = arbiter(
+        "match", "-engine", "cmd=random", "tc=st=0.2", "-engine", "cmd=greedy", "tc=depth=1",
+        "-games", "2", "-maxmoves", "5", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        config = info.config()
+        assert (config["time_control"], config["time_controls"]) == ("st=0.2", {"greedy": "depth=1"})
+        controls = {(game.record.white.name, game.record.time_control) for game in store.games(info.id)}
+    assert controls == {
+        ("random", "st=0.2 (White), depth=1 (Black)"),
+        ("greedy", "depth=1 (White), st=0.2 (Black)"),
+    }
