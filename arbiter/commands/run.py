@@ -20,6 +20,7 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig
+from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.store import StoreError, TournamentStore
 from arbiter.tournament.config import (
     BUNDLED_ENGINES,
@@ -155,6 +156,8 @@ def match_command(
 def _engine_entry(text: str, fallback: str) -> dict[str, object]:
     if text in BUNDLED_ENGINES:
         return {"name": text, "bundled": text, "command": bundled_command(text)}
+    if is_checkerboard_name(text):
+        return checkerboard_entry(text)
     command = shlex.split(text)
     if not command:
         raise typer.BadParameter(f"engine {fallback} is empty")

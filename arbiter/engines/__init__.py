@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arbiter.engines.checkerboard import CheckerBoardEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
 from arbiter.engines.dxp import DxpEngine
@@ -53,6 +54,8 @@ def create_engine(config: EngineConfig, *, stderr_log: Path | None = None) -> En
     """The client for ``config.protocol``; nothing is started yet."""
     if config.protocol == "dxp":
         return DxpEngine(config, stderr_log=stderr_log)
+    if config.protocol == "checkerboard":
+        return CheckerBoardEngine(config, stderr_log=stderr_log)
     return HubEngine(config, stderr_log=stderr_log)
 
 
@@ -101,6 +104,7 @@ __all__ = [
     "StopIgnored",
     "StrayProcesses",
     "Unresponsive",
+    "CheckerBoardEngine",
     "Clock",
     "Depth",
     "DxpEngine",
