@@ -10,6 +10,7 @@
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
  *   -DCB_NO_GAMEHIST      does not handle "set gamehist"
  *
+ * "set seed N" changes the sequence its moves are chosen by.
  * With "set think 1" the well-behaved build thinks until *playnow is set or maxtime has passed, so
  * the adapter's time flags and its watchdog can be seen at work. Every call is noted on stderr.
  */
@@ -297,6 +298,10 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
         sprintf(reply, "%d", hashsize);
         return 1;
     }
+    if (strcmp(command, "get seed") == 0) {
+        sprintf(reply, "%u", seed);
+        return 1;
+    }
     if (strcmp(command, "get think") == 0) {
         sprintf(reply, "%d", think);
         return 1;
@@ -320,6 +325,10 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
         }
         if (strcmp(name, "think") == 0) {
             think = value;
+            return 1;
+        }
+        if (strcmp(name, "seed") == 0) {
+            seed = (unsigned int)value;
             return 1;
         }
     }

@@ -259,25 +259,28 @@ class Adapter:
     def _work(self) -> None:
         while True:
             search = self._jobs.get()
+            answer: list[tuple[str, dict[str, str]]] = [("done", {})]
             try:
-                self._run(search)
+                answer = self._run(search)
             finally:
+                # Finished before `done` is written: the next `go` may follow it at once.
                 search.finished.set()
+                for command, fields in answer:
+                    self.out.line(command, fields)
 
-    def _run(self, search: _Search) -> None:
+    def _run(self, search: _Search) -> list[tuple[str, dict[str, str]]]:
+        """The lines that end the search: `info` and `done`."""
         if self.variant is None or self.cells is None:
             self._set_param("variant", variants_for(self.gametype)[0] if variants_for(self.gametype) else "")
         variant, cells = self.variant, self.cells
         if variant is None or cells is None:
-            self.out.line("done")
-            return
+            return [("done", {})]
         try:
             position, history = _replay(variant, search.position, search.moves)
             args = time_args(search.level, search.level_flags)
         except (HubPositionError, MoveTextError, ValueError) as error:
             self._error(f"cannot search: {error}")
-            self.out.line("done")
-            return
+            return [("done", {})]
         if args.note is not None and args.note not in self.noted:
             self.noted.add(args.note)
             self._error(args.note)
@@ -297,11 +300,10 @@ class Adapter:
         details = {"claim": CLAIMS.get(reply.result, str(reply.result))}
         if clean(reply.text):
             details["text"] = clean(reply.text)
-        self.out.line("info", details)
         done = {"move": decoded.move}
         if decoded.board is not None:
             done["board"] = decoded.board
-        self.out.line("done", done)
+        return [("info", details), ("done", done)]
 
 
 def _replay(variant: Variant, text: str, moves: Sequence[str]) -> tuple[Position, str]:
