@@ -11,7 +11,7 @@
  *   -DCB_NO_GAMEHIST      does not handle "set gamehist"
  *
  * "set seed N" changes the sequence its moves are chosen by.
- * With "set think 1" the well-behaved build thinks until *playnow is set or maxtime has passed, so
+ * With "set think N" the well-behaved build thinks until *playnow is set or N times maxtime has passed, so
  * the adapter's time flags and its watchdog can be seen at work. Every call is noted on stderr.
  */
 #include <signal.h>
@@ -227,7 +227,7 @@ CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str
 #ifdef CB_IGNORE_PLAYNOW
     wait_for(3 * maxtime, playnow, 0);
 #else
-    if (think) wait_for(maxtime, (volatile int *)playnow, 1);
+    if (think) wait_for(think * maxtime, (volatile int *)playnow, 1);
 #endif
     if (*playnow) fprintf(stderr, "playnow seen\n");
     Move list[MAXMOVES];
@@ -308,6 +308,8 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
     }
     if (strncmp(command, "set gamehist ", 13) == 0) {
 #ifdef CB_NO_GAMEHIST
+        fprintf(stderr, "gamehist refused\n");
+        fflush(stderr);
         return 0;
 #else
         fprintf(stderr, "gamehist %s\n", command + 13);

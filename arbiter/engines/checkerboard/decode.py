@@ -1,9 +1,10 @@
 """Which legal move the engine played, found from the board it handed back (adapter side).
 
 English engines rarely fill ``struct CBmove``, so, as CheckerBoard itself does, the board is compared
-with the result of every legal move. Where two legal moves leave the same board (a king's capture loop
-taking the same men by two paths), the engine's CBmove decides when it is filled; otherwise either is
-the same position and the first is taken.
+with the result of every legal move. The rules core already counts a capture taken by two paths (a
+king's loop) as one move, so two legal moves leave one board only when two kings each loop back to
+their own squares taking the same men; the engine's CBmove then decides when it is filled, and
+otherwise the first is taken, since the position is the same.
 """
 
 from __future__ import annotations
