@@ -26,7 +26,15 @@ BUILDS = {
     "no_gamehist": ["-DCB_NO_GAMEHIST"],
 }
 
-RELAXED = {"handshake": 20.0, "ready": 10.0, "search": 10.0, "stop": 3.0, "ping": 3.0, "quit": 3.0, "kill": 2.0}
+RELAXED = {
+    "handshake": 20.0,
+    "ready": 10.0,
+    "search": 10.0,
+    "stop": 3.0,
+    "ping": 3.0,
+    "quit": 3.0,
+    "kill": 2.0,
+}
 
 
 def compiler() -> str | None:
@@ -40,7 +48,9 @@ def build(directory: Path, name: str) -> Path:
         return target
     program = compiler()
     if program is None:
-        pytest.skip("no C compiler (cc, gcc or clang) on this machine: the CheckerBoard engine tests need one")
+        pytest.skip(
+            "no C compiler (cc, gcc or clang) on this machine: the CheckerBoard engine tests need one"
+        )
     command = [program, "-shared", "-fPIC", "-O1", "-o", str(target), str(SOURCE), *BUILDS[name]]
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stderr}"

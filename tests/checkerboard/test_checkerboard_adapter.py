@@ -36,7 +36,9 @@ def getmove_calls(log: Path) -> list[tuple[float, int, int]]:
     return [(float(maxtime), int(info), int(more)) for maxtime, info, more in found]
 
 
-def test_the_engine_is_told_reset_then_exact_time_then_fischer_fields(cb_library: Library, tmp_path: Path) -> None:
+def test_the_engine_is_told_reset_then_exact_time_then_fischer_fields(
+    cb_library: Library, tmp_path: Path
+) -> None:
     log = tmp_path / "e.log"
 
     async def scenario() -> None:
@@ -74,7 +76,9 @@ def test_game_history_is_sent_from_the_last_man_move_with_the_king_moves_since(
     assert history == "W:WK29,32:BK3,16 29-25 3-7 25-29"
 
 
-def test_an_engine_that_does_not_handle_game_history_is_asked_once(cb_library: Library, tmp_path: Path) -> None:
+def test_an_engine_that_does_not_handle_game_history_is_asked_once(
+    cb_library: Library, tmp_path: Path
+) -> None:
     log = tmp_path / "e.log"
 
     async def scenario() -> None:
@@ -146,7 +150,9 @@ def test_an_option_the_engine_does_not_answer_is_refused_before_any_game(cb_libr
         asyncio.run(probe_engine(config, ["english"]))
 
 
-def test_a_variant_the_engine_s_game_type_does_not_play_is_refused_before_any_game(cb_library: Library) -> None:
+def test_a_variant_the_engine_s_game_type_does_not_play_is_refused_before_any_game(
+    cb_library: Library,
+) -> None:
     with pytest.raises(VariantUnsupported, match="offers only english, english\\+iyt-draws"):
         asyncio.run(probe_engine(cb_config(cb_library("english")), ["russian"]))
     with pytest.raises(VariantUnsupported, match="offers only russian"):
@@ -185,7 +191,17 @@ def test_engine_check_reports_a_checkerboard_library(cb_library: Library) -> Non
     ):
         assert expected in result.output
     russian = runner.invoke(
-        app, ["engine", "check", "--variant", "russian", "--protocol", "checkerboard", "--", str(cb_library("russian"))]
+        app,
+        [
+            "engine",
+            "check",
+            "--variant",
+            "russian",
+            "--protocol",
+            "checkerboard",
+            "--",
+            str(cb_library("russian")),
+        ],
     )
     assert russian.exit_code == 0, russian.output
     assert "gametype   25" in russian.output

@@ -89,7 +89,9 @@ def test_a_file_that_is_no_checkerboard_library_stops_at_start_up_saying_why(tmp
 def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> object:
     setup = GameSetup("english", parse_time_control(control))
     return asyncio.run(
-        play_game_from_configs(setup, cb_config(white, name="white"), cb_config(black, name="black"), log_dir=log_dir)
+        play_game_from_configs(
+            setup, cb_config(white, name="white"), cb_config(black, name="black"), log_dir=log_dir
+        )
     )
 
 

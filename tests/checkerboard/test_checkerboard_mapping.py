@@ -62,7 +62,9 @@ def test_game_types_offer_the_arbiter_s_variants_with_their_options() -> None:
 def test_a_fixed_time_per_move_is_exact_and_watched_a_little_before_the_limit() -> None:
     args = time_args({"move-time": "2"})
     assert args.info == EXACT_TIME and args.moreinfo == 0
-    assert args.maxtime == pytest.approx(2 - reserve(2)) and args.watchdog == pytest.approx(2 - reserve(2) / 2)
+    assert args.maxtime == pytest.approx(2 - reserve(2)) and args.watchdog == pytest.approx(
+        2 - reserve(2) / 2
+    )
     assert args.maxtime < args.watchdog < 2
 
 
