@@ -251,7 +251,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         source_path, source_text, where = path, text, ("engines", i)
         if entry.bundled:
             raw.setdefault("command", bundled_command(entry.bundled))
-        elif "command" not in raw and "library" not in raw:
+        elif "command" not in raw and "library" not in raw and raw.get("protocol") != "checkerboard":
             if entry.name not in library:
                 known = ", ".join(sorted(library)) or "none"
                 raise ConfigError(
