@@ -36,6 +36,7 @@ class BoardMap:
     cells: tuple[tuple[int, int], ...]  # index 0 unused: square n -> (x, y)
     light: tuple[tuple[int, int], ...]  # the cells no piece may stand on
     names: tuple[str, ...]  # index 0 unused: the square as the variant's notation writes it
+    bits: tuple[int, ...]  # index 0 unused: square n -> its bit in the rules core's bitboards
 
     @classmethod
     def of(cls, variant: Variant) -> BoardMap:
@@ -50,7 +51,8 @@ class BoardMap:
         dark = set(cells[1:])
         light = tuple((x, y) for x in range(8) for y in range(8) if (x, y) not in dark)
         names = ("", *(variant.square_name(n) for n in range(1, geometry.square_count + 1)))
-        return cls(tuple(cells), light, names)
+        bits = (0, *(1 << geometry.square_bits[n] for n in range(1, geometry.square_count + 1)))
+        return cls(tuple(cells), light, names, bits)
 
     def square_of(self, cell: tuple[int, int]) -> int | None:
         try:
@@ -74,6 +76,32 @@ class BoardMap:
     def read(self, board: CbBoard) -> tuple[int, ...]:
         """The engine's board in square order (index 0 unused), as ``values`` gives a position."""
         return (FREE, *(board[x][y] for x, y in self.cells[1:]))
+
+    def bitboards(self, board: CbBoard) -> tuple[int, int, int] | None:
+        """The engine's board as the rules core's (white, black, kings) bitboards; None when a cell holds
+        something no position can (a piece on a light cell, a value that is no piece)."""
+        white = black = kings = 0
+        for square in range(1, len(self.cells)):
+            x, y = self.cells[square]
+            value = board[x][y]
+            if value == FREE:
+                continue
+            bit = self.bits[square]
+            if value == WHITE | MAN:
+                white |= bit
+            elif value == BLACK | MAN:
+                black |= bit
+            elif value == WHITE | KING:
+                white |= bit
+                kings |= bit
+            elif value == BLACK | KING:
+                black |= bit
+                kings |= bit
+            else:
+                return None
+        if any(board[x][y] != FREE for x, y in self.light):
+            return None
+        return white, black, kings
 
     def describe(self, board: CbBoard, turn: Color) -> str:
         """The engine's board as a FEN (side to move after its move), with whatever does not fit one."""

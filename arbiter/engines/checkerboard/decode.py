@@ -15,6 +15,7 @@ from arbiter.engines.checkerboard.api import EngineMove
 from arbiter.engines.checkerboard.board import BoardMap, CbBoard
 from arbiter.notation.movetext import format_hub
 from arbiter.rules import Color, Move, Position
+from arbiter.rules.movegen import apply_raw
 
 
 @dataclass(frozen=True)
@@ -26,16 +27,16 @@ class Decoded:
 
 
 def decode(position: Position, board: CbBoard, engine_move: EngineMove | None, cells: BoardMap) -> Decoded:
-    after = cells.read(board)
-    light_clear = all(board[x][y] == 0 for x, y in cells.light)
+    pieces = cells.bitboards(board)
     matches: list[Move] = []
-    if light_clear:
-        matches = [move for move in position.legal_moves() if cells.values(position.play(move)) == after]
+    if pieces is not None:
+        before = (position.white, position.black, position.kings, int(position.turn))
+        matches = [move for move in position.legal_moves() if apply_raw(*before, move.raw) == pieces]
     if len(matches) == 1:
         return Decoded(format_hub(matches[0]))
     if matches:
         return Decoded(format_hub(_pick(matches, engine_move, cells)))
-    return Decoded(_shape(position, after), cells.describe(board, position.turn.opponent))
+    return Decoded(_shape(position, cells.read(board)), cells.describe(board, position.turn.opponent))
 
 
 def _pick(matches: list[Move], engine_move: EngineMove | None, cells: BoardMap) -> Move:
