@@ -95,8 +95,10 @@ def _describe_result(result: SearchResult) -> str:
         parts.append(f"score {info.score:g}" if info.score is not None else "")
         parts.append(f"nodes {info.nodes}" if info.nodes is not None else "")
         parts.append(f"pv {' '.join(info.pv)}" if info.pv else "")
+        parts.append(info.extra.get("text", ""))  # a CheckerBoard engine's own words about its search
+        lines = f"{len(result.infos)} info lines"
         details = ", ".join(part for part in parts if part)
-        details = f" [{details}; {len(result.infos)} info lines]"
+        details = f" [{details}; {lines}]" if details else f" [{lines}]"
     return f"{answer} in {result.elapsed:.4f} s{details}"
 
 

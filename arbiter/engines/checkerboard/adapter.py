@@ -242,6 +242,11 @@ class Adapter:
         self._search = search
         self._jobs.put(search)
 
+    @property
+    def idle(self) -> bool:
+        """No getmove is running or waiting to run."""
+        return self._search is None or self._search.finished.is_set()
+
     def _stop(self) -> None:
         with self._flag:
             if self._search is not None and not self._search.finished.is_set():
@@ -373,7 +378,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
         _exit(None, 2)
     adapter = Adapter(library, Output(protocol), path, args.param)
     adapter.serve(sys.stdin.buffer.readline)
-    _exit(library, 0)
+    # A getmove still running may hold the C library's stream locks: then its buffers are left as they are.
+    _exit(library if adapter.idle else None, 0)
 
 
 if __name__ == "__main__":
