@@ -3,8 +3,11 @@ time arguments, boards back to moves."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from arbiter.engines.checkerboard.adapter import replay
 from arbiter.engines.checkerboard.api import EXACT_TIME
 from arbiter.engines.checkerboard.board import BoardMap
 from arbiter.engines.checkerboard.decode import decode
@@ -123,3 +126,30 @@ def test_a_board_no_legal_move_leads_to_is_shown_as_a_fen() -> None:
     assert decoded.board.startswith("W:W21,22,23,24,25,26,27,28,29,30,31,32:B2,3,")
     assert "square 15 holds 3" in decoded.board and "light cell (0,1) holds 6" in decoded.board
     assert decoded.move == "1-15", "the squares it left and reached, as well as they can be told"
+
+
+def test_picking_up_from_the_last_search_gives_what_replaying_from_scratch_gives() -> None:
+    variant = get_variant("english")
+    chooser = random.Random(7)
+    kings_seen = 0
+    for _game in range(20):
+        position = Position.start(variant)
+        base, since, last = position.hub(), list[str](), None
+        for _ply in range(120):
+            legal = position.legal_moves()
+            if not legal:
+                break
+            picked_up = replay(variant, base, since, last)
+            fresh = replay(variant, base, since)
+            assert picked_up.position == fresh.position == position
+            assert picked_up.history == fresh.history
+            last = picked_up
+            move = chooser.choice(legal)
+            piece = position.piece_at(move.start)
+            position = position.play(move)
+            if move.captured or piece is None or not piece.is_king:
+                base, since = position.hub(), []
+            else:
+                kings_seen += 1
+                since.append(f"{move.start}-{move.end}")
+    assert kings_seen > 20, "the games reached runs of king moves"

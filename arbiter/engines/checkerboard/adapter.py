@@ -138,6 +138,7 @@ class Adapter:
         self._position: dict[str, str] = {}
         self._level: HubLine = HubLine("level", {}, frozenset({"infinite"}))
         self._search: _Search | None = None
+        self._replayed: Replayed | None = None  # the last search's position, to pick up from
         self._flag = threading.Lock()  # orders *playnow's writes around the start of a search
         self._jobs: queue.SimpleQueue[_Search] = queue.SimpleQueue()
         self._watchdog = Watchdog(self._play_now)
@@ -281,7 +282,7 @@ class Adapter:
         if variant is None or cells is None:
             return [("done", {})]
         try:
-            position, history = _replay(variant, search.position, search.moves)
+            replayed = replay(variant, search.position, search.moves, self._replayed)
             args = time_args(search.level, search.level_flags)
         except (HubPositionError, MoveTextError, ValueError) as error:
             self._error(f"cannot search: {error}")
@@ -289,8 +290,9 @@ class Adapter:
         if args.note is not None and args.note not in self.noted:
             self.noted.add(args.note)
             self._error(args.note)
+        self._replayed, position = replayed, replayed.position
         if self.send_gamehist:
-            self.send_gamehist, _ = self._command(f"set gamehist {history}")
+            self.send_gamehist, _ = self._command(f"set gamehist {replayed.history}")
         info = args.info | (RESET if self.reset else 0)
         self.reset = False
         with self._flag:
@@ -311,12 +313,35 @@ class Adapter:
         return [("info", details), ("done", done)]
 
 
-def _replay(variant: Variant, text: str, moves: Sequence[str]) -> tuple[Position, str]:
-    """The position to search, and its history as `set gamehist` wants it: the position after the last
-    capture or man move (a FEN in square numbers), then the king moves since."""
-    position = Position.from_hub(variant, text)
-    base, since = position, []
-    for move_text in moves:
+@dataclass(frozen=True)
+class Replayed:
+    """A `pos` and its `moves` played out: the position to search, and the history `set gamehist` wants
+    (the position after the last capture or man move, and the king moves since)."""
+
+    variant: Variant
+    text: str
+    moves: tuple[str, ...]
+    position: Position
+    base: Position
+    since: tuple[str, ...]
+
+    @property
+    def history(self) -> str:
+        """`set gamehist`'s argument: a FEN in square numbers, then the king moves as `from-to`."""
+        return " ".join([_numeric_fen(self.base), *self.since])
+
+
+def replay(variant: Variant, text: str, moves: Sequence[str], last: Replayed | None = None) -> Replayed:
+    """Play ``moves`` from the Hub position ``text``. Within a game each search repeats the last one's
+    position and moves with a move or two more, so it picks up where ``last`` ended when it can: a long
+    run of king moves is then not replayed from its start at every move."""
+    moves = tuple(moves)
+    done = len(last.moves) if last is not None else 0
+    if last is None or last.variant is not variant or last.text != text or moves[:done] != last.moves:
+        start = Position.from_hub(variant, text)
+        last, done = Replayed(variant, text, (), start, start, ()), 0
+    position, base, since = last.position, last.base, list(last.since)
+    for move_text in moves[done:]:
         move = parse_hub(position, move_text)
         piece = position.piece_at(move.start)
         reversible = not move.is_capture and piece is not None and piece.is_king
@@ -325,7 +350,7 @@ def _replay(variant: Variant, text: str, moves: Sequence[str]) -> tuple[Position
             since.append(f"{move.start}-{move.end}")
         else:
             base, since = position, []
-    return position, " ".join([_numeric_fen(base), *since])
+    return Replayed(variant, text, moves, position, base, tuple(since))
 
 
 def _numeric_fen(position: Position) -> str:
