@@ -4,6 +4,7 @@ game, with its named fault, and leaves no process behind."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,8 +12,9 @@ import pytest
 from checkerboard_builds import cb_config, left_behind
 
 from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
-from arbiter.referee.record import Termination
+from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.referee.session import play_game_from_configs
+from arbiter.referee.settings import RefereeRules
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
 
@@ -86,20 +88,45 @@ def test_a_file_that_is_no_checkerboard_library_stops_at_start_up_saying_why(tmp
     assert not left_behind(engine.pid)
 
 
-def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> object:
-    setup = GameSetup("english", parse_time_control(control))
-    return asyncio.run(
+def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> GameRecord:
+    setup = GameSetup("english", parse_time_control(control), rules=RefereeRules(max_plies=120))
+    record = asyncio.run(
         play_game_from_configs(
             setup, cb_config(white, name="white"), cb_config(black, name="black"), log_dir=log_dir
         )
     )
+    # Each engine's log starts with the pid it was started as: nothing of either may be left.
+    pids = [
+        int(pid) for log in log_dir.glob("*.log") for pid in re.findall(r"started pid (\d+)", log.read_text())
+    ]
+    assert len(pids) == 2 and not any(left_behind(pid) for pid in pids)
+    return record
+
+
+@pytest.mark.parametrize(
+    ("build", "termination"),
+    [
+        ("crash", Termination.CRASH),
+        ("hang", Termination.TIME_FORFEIT),
+        ("ignore_playnow", Termination.TIME_FORFEIT),
+        ("illegal", Termination.ILLEGAL_MOVE),
+    ],
+)
+def test_a_misbehaving_library_costs_only_its_own_game(
+    cb_library: Library, tmp_path: Path, build: str, termination: Termination
+) -> None:
+    record = english_game(cb_library(build), cb_library("english"), tmp_path)
+    assert record.outcome is not None
+    assert record.outcome.termination is termination, record.outcome.reason
+    assert record.outcome.winner is Winner.BLACK, "White's engine misbehaved; Black wins"
 
 
 def test_an_illegal_board_loses_the_game_and_the_reason_shows_the_engine_s_board(
     cb_library: Library, tmp_path: Path
 ) -> None:
     record = english_game(cb_library("english"), cb_library("illegal"), tmp_path)
-    outcome = record.outcome  # type: ignore[attr-defined]
+    outcome = record.outcome
+    assert outcome is not None
     assert outcome.termination is Termination.ILLEGAL_MOVE
     assert "Black played an illegal move" in outcome.reason
     assert "the engine's board after its move: W:W21,22,23,24,25,26,27,28,29,30,31,32:B" in outcome.reason
@@ -109,9 +136,10 @@ def test_what_a_library_prints_goes_to_its_log_never_into_the_protocol(
     cb_library: Library, tmp_path: Path
 ) -> None:
     record = english_game(cb_library("printf"), cb_library("english"), tmp_path, "st=0.05")
-    outcome = record.outcome  # type: ignore[attr-defined]
+    outcome = record.outcome
+    assert outcome is not None
     assert outcome.termination not in (Termination.UNPARSABLE_OUTPUT, Termination.CRASH), outcome.reason
-    assert not record.warnings  # type: ignore[attr-defined]
+    assert not record.warnings
     log = (tmp_path / "white-white.log").read_text()
     assert "this text must never reach the arbiter's protocol" in log
     assert "enginecommand name" in log
