@@ -1,4 +1,5 @@
-"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules.
+"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules
+(CheckerBoard engine libraries are run by an adapter program that does; see ``checkerboard``).
 
 Typical use by the referee::
 

@@ -30,6 +30,7 @@ from arbiter.engines.checkerboard.api import CLAIMS, RESET, CheckerBoardLibrary
 from arbiter.engines.checkerboard.board import BoardMap, cb_color
 from arbiter.engines.checkerboard.decode import decode
 from arbiter.engines.checkerboard.games import ENGLISH, parse_gametype, variants_for
+from arbiter.engines.checkerboard.library import CtypesLibrary, LibraryError
 from arbiter.engines.checkerboard.timing import time_args
 from arbiter.engines.hub_wire import HubLine, HubSyntaxError, format_line, parse_line
 from arbiter.notation.movetext import MoveTextError, parse_hub
@@ -382,6 +383,12 @@ def _exit(library: CheckerBoardLibrary | None, code: int) -> NoReturn:
     os._exit(code)  # a getmove that never returns must not keep the process alive
 
 
+def load_library(path: Path) -> CheckerBoardLibrary:
+    """The library, loaded into this process (raises LibraryError). Any ``CheckerBoardLibrary`` can
+    stand behind the adapter, one that relays the calls to another process too."""
+    return CtypesLibrary(path)
+
+
 def main(argv: Sequence[str] | None = None) -> NoReturn:
     parser = argparse.ArgumentParser(
         prog="python -m arbiter.engines.checkerboard.adapter",
@@ -394,10 +401,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     args = parser.parse_args(argv)
     protocol = _private_protocol_stream()
     path = args.library if args.library.is_absolute() else Path.cwd() / args.library
-    from arbiter.engines.checkerboard.library import CtypesLibrary, LibraryError
-
     try:
-        library = CtypesLibrary(path)
+        library = load_library(path)
     except LibraryError as error:
         print(f"checkerboard adapter: {error}", file=sys.stderr)
         _exit(None, 2)
