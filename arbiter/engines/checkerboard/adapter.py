@@ -269,6 +269,9 @@ class Adapter:
             answer: list[tuple[str, dict[str, str]]] = [("done", {})]
             try:
                 answer = self._run(search)
+            except Exception as error:  # the adapter's own mistake costs this search, not the engine
+                text = clean(f"the adapter failed: {type(error).__name__}: {error}", 1000)
+                answer = [("error", {"message": text}), ("done", {})]
             finally:
                 # Finished before `done` is written: the next `go` may follow it at once.
                 search.finished.set()
