@@ -178,7 +178,9 @@ def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
 
 def play_command(
     engine_a: str = typer.Argument(
-        ..., help="The engine that moves first: random, greedy, alphabeta or a command."
+        ...,
+        help="The engine that moves first: random, greedy, alphabeta, cb:LIBRARY (a CheckerBoard "
+        "engine) or a command.",
     ),
     engine_b: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option(

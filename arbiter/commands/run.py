@@ -76,7 +76,9 @@ def run_command(
 def match_command(
     ctx: typer.Context,
     first: str = typer.Argument(
-        ..., help="An engine: a bundled name (random, greedy, alphabeta) or a command."
+        ...,
+        help="An engine: a bundled name (random, greedy, alphabeta), cb:LIBRARY (a CheckerBoard engine) "
+        "or a command.",
     ),
     second: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option("english", "--variant", "-v", help="Variant id (see `arbiter variants`)."),
