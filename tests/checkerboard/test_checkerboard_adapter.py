@@ -211,3 +211,19 @@ def test_engine_check_names_the_fault_of_a_crashing_library(cb_library: Library)
     result = runner.invoke(app, ["engine", "check", "--", f"cb:{cb_library('crash')}"])
     assert result.exit_code == 1
     assert "FAULT crashed" in result.output and "SIGSEGV" in result.output
+
+
+def test_a_long_game_history_is_sent_whole(cb_library: Library, tmp_path: Path) -> None:
+    start = Position.from_fen(get_variant("english"), "B:WK29,32:BK3,12")
+    shuffle = ["3-7", "29-25", "7-3", "25-29"] * 15  # 60 king moves: far beyond 256 bytes
+    log = tmp_path / "e.log"
+
+    async def scenario() -> None:
+        engine = create_engine(cb_config(cb_library("english")), stderr_log=log)
+        await engine.open("english")
+        await engine.search(start.hub(), shuffle, MoveTime(0.2))
+        await engine.quit()
+
+    asyncio.run(scenario())
+    [history] = re.findall(r"gamehist (.*)", log.read_text())
+    assert history == "B:WK29,32:BK3,12 " + " ".join(shuffle)

@@ -83,11 +83,13 @@ class CtypesLibrary:
         return GetMoveReply(result, after, text, EngineMove.read(self._move))
 
     def enginecommand(self, command: str) -> tuple[bool, str]:
-        data = command.encode("latin-1", "replace")[: COMMAND_SIZE - 1]
-        ctypes.memset(self._command, 0, COMMAND_SIZE)
-        self._command.value = data
+        data = command.encode("latin-1", "replace")
+        # The API declares 256 bytes, but CheckerBoard sends a long `set gamehist` whole, and so does this.
+        buffer = self._command if len(data) < COMMAND_SIZE else ctypes.create_string_buffer(len(data) + 1)
+        ctypes.memset(buffer, 0, ctypes.sizeof(buffer))
+        buffer.value = data
         ctypes.memset(self._reply, 0, BUFFER_SIZE)
-        handled = self._enginecommand(self._command, self._reply)
+        handled = self._enginecommand(buffer, self._reply)
         return handled != 0, self._reply.value.decode("latin-1")
 
     def set_play_now(self, value: bool) -> None:
