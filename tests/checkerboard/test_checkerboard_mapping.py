@@ -4,6 +4,8 @@ time arguments, boards back to moves."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -153,3 +155,9 @@ def test_picking_up_from_the_last_search_gives_what_replaying_from_scratch_gives
                 kings_seen += 1
                 since.append(f"{move.start}-{move.end}")
     assert kings_seen > 20, "the games reached runs of king moves"
+
+
+def test_only_the_adapter_program_reads_the_rules_the_engine_layer_does_not() -> None:
+    probe = "import sys, arbiter.engines; print('arbiter.rules' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
