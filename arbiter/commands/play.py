@@ -3,7 +3,8 @@
     arbiter play --variant english --tc "acf scale=0.01" --opening "11-15 23-19 8-11" random greedy
 
 An engine is a bundled name (``random``, ``greedy``, ``alphabeta``: run as ``python -m
-arbiter.players.<name>``) or a command line (split like a shell would, never run through one).
+arbiter.players.<name>``), a CheckerBoard engine library (``cb:/path/engine.so``) or a command line
+(split like a shell would, never run through one).
 ENGINE_A plays the side that moves first: Black in English draughts, White in international.
 The exit code is 0 when the game was played (whatever its result), 1 when an engine could not be
 started, 2 for bad options.
@@ -20,6 +21,7 @@ import typer
 from pydantic import ValidationError
 
 from arbiter.engines import EngineConfig, EngineConfigError
+from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
@@ -39,9 +41,13 @@ def engine_config(text: str, taken: set[str] | None = None) -> EngineConfig:
 
     The engine is named after the player or the program; a second engine of the same name gets ``-2``.
     """
+    checkerboard: dict[str, object] = {}
     if text in PLAYER_MODULES:
         command = [sys.executable, "-m", PLAYER_MODULES[text]]
         name = text
+    elif is_checkerboard_name(text):
+        checkerboard = checkerboard_entry(text)
+        command, name = [], str(checkerboard.pop("name"))
     else:
         try:
             command = shlex.split(text)
@@ -55,6 +61,8 @@ def engine_config(text: str, taken: set[str] | None = None) -> EngineConfig:
         while name in taken:
             name, number = f"{base}-{number}", number + 1
         taken.add(name)
+    if checkerboard:
+        return EngineConfig.model_validate({"name": name, **checkerboard})
     return EngineConfig(name=name, command=command)
 
 
@@ -170,7 +178,9 @@ def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
 
 def play_command(
     engine_a: str = typer.Argument(
-        ..., help="The engine that moves first: random, greedy, alphabeta or a command."
+        ...,
+        help="The engine that moves first: random, greedy, alphabeta, cb:LIBRARY (a CheckerBoard "
+        "engine) or a command.",
     ),
     engine_b: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option(

@@ -21,6 +21,7 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig
+from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.store import StoreError, TournamentStore
 from arbiter.tournament.config import (
     BUNDLED_ENGINES,
@@ -76,7 +77,9 @@ def run_command(
 def match_command(
     ctx: typer.Context,
     first: str = typer.Argument(
-        ..., help="An engine: a bundled name (random, greedy, alphabeta) or a command."
+        ...,
+        help="An engine: a bundled name (random, greedy, alphabeta), cb:LIBRARY (a CheckerBoard engine) "
+        "or a command.",
     ),
     second: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option("english", "--variant", "-v", help="Variant id (see `arbiter variants`)."),
@@ -157,6 +160,8 @@ def match_command(
 def _engine_entry(text: str, fallback: str) -> dict[str, object]:
     if text in BUNDLED_ENGINES:
         return {"name": text, "bundled": text, "command": bundled_command(text)}
+    if is_checkerboard_name(text):
+        return checkerboard_entry(text)
     command = shlex.split(text)
     if not command:
         raise typer.BadParameter(f"engine {fallback} is empty")
