@@ -28,6 +28,8 @@ from arbiter.engines import (
     Timeouts,
     create_engine,
 )
+from arbiter.engines.checkerboard import PREFIX as CB_PREFIX
+from arbiter.engines.checkerboard import is_checkerboard_name
 from arbiter.engines.config import ParamValue
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
@@ -36,12 +38,13 @@ from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 T = TypeVar("T")
 
 # Without --variant: what most Hub engines play, and the only game DXP knows.
-DEFAULT_VARIANT = {"hub": "english", "dxp": "international"}
+DEFAULT_VARIANT = {"hub": "english", "dxp": "international", "checkerboard": "english"}
 
 
 class Protocol(StrEnum):
     hub = "hub"
     dxp = "dxp"
+    checkerboard = "checkerboard"
 
 
 class ScoreUnitChoice(StrEnum):
@@ -101,8 +104,10 @@ def _describe_result(result: SearchResult) -> str:
         parts.append(f"score {info.score:g}" if info.score is not None else "")
         parts.append(f"nodes {info.nodes}" if info.nodes is not None else "")
         parts.append(f"pv {' '.join(info.pv)}" if info.pv else "")
+        parts.append(info.extra.get("text", ""))  # a CheckerBoard engine's own words about its search
+        lines = f"{len(result.infos)} info lines"
         details = ", ".join(part for part in parts if part)
-        details = f" [{details}; {len(result.infos)} info lines]"
+        details = f" [{details}; {lines}]" if details else f" [{lines}]"
     return f"{answer} in {result.elapsed:.4f} s{details}"
 
 
@@ -154,7 +159,8 @@ async def _run_check(
     comm = CommLog(config.name, echo=typer.echo if config.debug else None)
     engine = create_engine(config, stderr_log=log, comm_log=comm)
     report = _Report()
-    typer.echo(f"engine '{config.name}' ({config.protocol}): {' '.join(config.command)}")
+    program = " ".join(config.command) if config.library is None else f"library {config.library}"
+    typer.echo(f"engine '{config.name}' ({config.protocol}): {program}")
     default_note = " (the default: no --variant given)" if defaulted else ""
     typer.echo(f"variant {variant.id}{default_note}, {_board(variant)} board")
     if keep:
@@ -217,7 +223,9 @@ def check_command(
         "-v",
         help="Variant id to set and to search from its start (default: english; DXP: international).",
     ),
-    protocol: Protocol = typer.Option(Protocol.hub, "--protocol", help="hub or dxp."),
+    protocol: Protocol = typer.Option(
+        Protocol.hub, "--protocol", help="hub, dxp, or checkerboard (the command is then the library)."
+    ),
     name: str | None = typer.Option(None, "--name", help="A name for the engine (default: the program)."),
     working_dir: Path | None = typer.Option(None, "--cwd", help="Working directory for the engine."),
     settings: list[str] = typer.Option([], "--set", help="NAME=VALUE: set an engine parameter (repeat)."),
@@ -240,24 +248,34 @@ def check_command(
     """Start an engine, run the handshake and a few searches, and report identity, timings and faults.
 
     Example: arbiter engine check --variant international -- ./my-engine --hub
+
+    A CheckerBoard engine library is named cb:PATH (or --protocol checkerboard -- PATH).
     """
+    if is_checkerboard_name(command[0]) and len(command) == 1:
+        command, protocol = [command[0][len(CB_PREFIX) :]], Protocol.checkerboard
     try:
         rules = get_variant(variant or DEFAULT_VARIANT[protocol.value])
     except UnknownVariantError as error:
         typer.echo(f"error: --variant: {error}", err=True)
         raise typer.Exit(2) from None
     try:
-        config = EngineConfig(
-            name=name or default_engine_name(command),
-            command=command,
-            protocol=protocol.value,
-            working_dir=working_dir,
-            params=_parse_settings(settings),
-            timeouts=Timeouts(handshake=handshake_timeout, ready=ready_timeout),
-            dxp=DxpSettings(mode=dxp_mode.value, port=port),
-            variant_names=parse_variant_names(variant_name),
-            score_unit=score_unit.value if score_unit is not None else None,
-            debug=debug,
+        library = Path(command[0]) if protocol is Protocol.checkerboard else None
+        if library is not None and len(command) > 1:
+            raise typer.BadParameter("a CheckerBoard engine is one library path, with no arguments")
+        program: dict[str, object] = {"command": command} if library is None else {"library": library}
+        config = EngineConfig.model_validate(
+            {
+                "name": name or (library.stem if library is not None else default_engine_name(command)),
+                **program,
+                "protocol": protocol.value,
+                "working_dir": working_dir,
+                "params": _parse_settings(settings),
+                "timeouts": Timeouts(handshake=handshake_timeout, ready=ready_timeout),
+                "dxp": DxpSettings(mode=dxp_mode.value, port=port),
+                "variant_names": parse_variant_names(variant_name),
+                "score_unit": score_unit.value if score_unit is not None else None,
+                "debug": debug,
+            }
         )
     except EngineSpecError as error:
         typer.echo(f"error: {error}", err=True)

@@ -4,6 +4,7 @@
 An engine is written as one of:
 
 - a bundled engine's name: ``alphabeta``;
+- a CheckerBoard engine library: ``cb:/path/engine.so`` (``cmd=cb:/path/engine.so`` among settings);
 - a command line (split as a shell would, never run through one): ``"./scan hub"``;
 - ``key=value`` words, as cutechess-cli's ``-engine`` takes them::
 
@@ -25,6 +26,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from arbiter.engines import EngineConfig
+from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT
 
@@ -136,7 +138,11 @@ def _build(
 ) -> EngineSpec:
     cmd = _one(fields, "cmd") or ""
     bundled = cmd if cmd in PLAYER_MODULES else None
-    if bundled is not None:
+    library: dict[str, object] = {}
+    if is_checkerboard_name(cmd):
+        library = checkerboard_entry(cmd)
+        command = [str(library.pop("name"))]  # only names the engine: the library is the program
+    elif bundled is not None:
         command = [sys.executable, "-m", PLAYER_MODULES[bundled]]
     else:
         try:
@@ -152,10 +158,10 @@ def _build(
         while name in taken:
             name, number = f"{base}-{number}", number + 1
         taken.add(name)
-    data: dict[str, Any] = {"name": name, "command": command}
+    data: dict[str, Any] = {"name": name, **library} if library else {"name": name, "command": command}
     proto = _one(fields, "proto")
     if proto is not None:
-        if proto not in ("hub", "dxp"):
+        if proto not in ("hub", "dxp", "checkerboard"):
             raise EngineSpecError(f"engine {name!r}: proto={proto!r}: the arbiter speaks hub and dxp")
         data["protocol"] = proto
     if (directory := _one(fields, "dir")) is not None:

@@ -3,10 +3,10 @@
     arbiter play --variant english --tc "acf scale=0.01" --opening "11-15 23-19 8-11" random greedy
 
 An engine is a bundled name (``random``, ``greedy``, ``alphabeta``: run as ``python -m
-arbiter.players.<name>``), a command line (split like a shell would, never run through one), or
-cutechess-style settings such as ``"cmd=./scan arg=hub dir=/opt/scan option.book=false"`` (see
-``arbiter.commands.engine_spec``). ENGINE_A plays the side that moves first: Black in English
-draughts, White in international.
+arbiter.players.<name>``), a CheckerBoard engine library (``cb:/path/engine.so``), a command line
+(split like a shell would, never run through one), or cutechess-style settings such as
+``"cmd=./scan arg=hub dir=/opt/scan option.book=false"`` (see ``arbiter.commands.engine_spec``).
+ENGINE_A plays the side that moves first: Black in English draughts, White in international.
 The exit code is 0 when the game was played (whatever its result), 1 when an engine could not be
 started, 2 for bad options.
 """
@@ -151,8 +151,10 @@ def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
 
 def play_command(
     engine_a: str = typer.Argument(
-        ..., help="The engine that moves first: random, greedy, alphabeta, a command, or settings such as "
-        "'cmd=./scan arg=hub dir=/opt/scan name=Scan option.book=false proto=hub'."
+        ...,
+        help="The engine that moves first: random, greedy, alphabeta, cb:LIBRARY (a CheckerBoard "
+        "engine), a command, or settings such as "
+        "'cmd=./scan arg=hub dir=/opt/scan name=Scan option.book=false proto=hub'.",
     ),
     engine_b: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option(

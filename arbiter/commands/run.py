@@ -86,8 +86,9 @@ def match_command(
     ctx: typer.Context,
     first: str | None = typer.Argument(
         None,
-        help="An engine: a bundled name (random, greedy, alphabeta), a command, or settings such as "
-        "'cmd=./scan arg=hub dir=/opt/scan name=Scan option.threads=2' (or give both with --engine).",
+        help="An engine: a bundled name (random, greedy, alphabeta), cb:LIBRARY (a CheckerBoard engine), "
+        "a command, or settings such as 'cmd=./scan arg=hub dir=/opt/scan name=Scan option.threads=2' "
+        "(or give both with --engine).",
     ),
     second: str | None = typer.Argument(None, help="The other engine."),
     variant: str = typer.Option("english", "--variant", "-v", help="Variant id (see `arbiter variants`)."),

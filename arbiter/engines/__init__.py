@@ -1,4 +1,5 @@
-"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules.
+"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules
+(CheckerBoard engine libraries are run by an adapter program that does; see ``checkerboard``).
 
 Typical use by the referee::
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arbiter.engines.checkerboard import CheckerBoardEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
@@ -56,6 +58,8 @@ def create_engine(
     """The client for ``config.protocol``; nothing is started yet."""
     if config.protocol == "dxp":
         return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+    if config.protocol == "checkerboard":
+        return CheckerBoardEngine(config, stderr_log=stderr_log, comm_log=comm_log)
     return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
 
 
@@ -104,6 +108,7 @@ __all__ = [
     "StopIgnored",
     "StrayProcesses",
     "Unresponsive",
+    "CheckerBoardEngine",
     "Clock",
     "CommLog",
     "Depth",

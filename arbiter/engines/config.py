@@ -70,8 +70,12 @@ class EngineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
-    command: list[str] = Field(min_length=1, description="program and arguments; never run through a shell")
-    protocol: Literal["hub", "dxp"] = "hub"
+    # Not required: a checkerboard engine has none (the default is not validated, so [] is).
+    command: list[str] = Field(
+        default_factory=list, min_length=1, description="program and arguments; never run through a shell"
+    )
+    protocol: Literal["hub", "dxp", "checkerboard"] = "hub"
+    library: Path | None = Field(None, description="checkerboard: the engine's .so (or .dll)")
     working_dir: Path | None = None
     env: dict[str, str] = Field(default_factory=dict)
     inherit_env: bool = True
@@ -95,7 +99,7 @@ class EngineConfig(BaseModel):
     @field_validator("command")
     @classmethod
     def _program_named(cls, command: list[str]) -> list[str]:
-        if not command[0].strip():
+        if command and not command[0].strip():
             raise ValueError("the first word of the command (the program) is empty")
         return command
 
@@ -113,6 +117,20 @@ class EngineConfig(BaseModel):
                 f"cpu_affinity names CPUs {missing} that this machine does not offer {sorted(available)}"
             )
         return cpus
+
+    @model_validator(mode="after")
+    def _program_or_library(self) -> EngineConfig:
+        if self.protocol == "checkerboard":
+            if self.library is None:
+                raise ValueError("a checkerboard engine needs 'library': the path of its .so (or .dll)")
+            if self.command:
+                raise ValueError("a checkerboard engine is its 'library'; it takes no 'command'")
+            return self
+        if self.library is not None:
+            raise ValueError(f"'library' is for protocol = \"checkerboard\", not {self.protocol}")
+        if not self.command:
+            raise ValueError(f"a {self.protocol} engine needs 'command': its program and arguments")
+        return self
 
     @model_validator(mode="after")
     def _dxp_settings_usable(self) -> EngineConfig:

@@ -97,6 +97,7 @@ class HubSearch(SearchHandle):
             infos=infos,
             elapsed=elapsed,
             stopped=self._stop_sent,
+            board=line.fields.get("board"),
         )
         self._settle(result)
 

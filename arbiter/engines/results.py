@@ -66,6 +66,7 @@ class SearchResult:
     elapsed: float = 0.0
     stopped: bool = False  # the arbiter sent `stop` before the move came
     reported_time: float | None = None  # the time the engine says it used (DXP), if any
+    board: str | None = None  # the position the engine says its move leads to (`done board=`), if any
 
     @property
     def last_info(self) -> Info | None:

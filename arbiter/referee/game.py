@@ -362,7 +362,7 @@ class Referee:
             self._end(
                 color.opponent,
                 Termination.ILLEGAL_MOVE,
-                f"{color_name(color)} played an illegal move: {error}",
+                f"{color_name(color)} played an illegal move: {error}" + _engine_board(result),
             )
             return
         info = result.last_info
@@ -506,6 +506,11 @@ class Referee:
         for entry, position in self._unannounced:
             self.observer.move_played(self.record, entry, position)
         self._unannounced.clear()
+
+
+def _engine_board(result: SearchResult) -> str:
+    """The position the engine says its move leads to, when it says (CheckerBoard engines do)."""
+    return f"; the engine's board after its move: {result.board}" if result.board else ""
 
 
 async def _wait_until(handle: SearchHandle, moment: float) -> SearchResult | None:

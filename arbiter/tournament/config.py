@@ -281,12 +281,12 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         if entry.bundled:
             raw.setdefault("command", bundled_command(entry.bundled))
             raw.setdefault("score_unit", BUNDLED_SCORE_UNIT)
-        elif "command" not in raw:
+        elif "command" not in raw and "library" not in raw and raw.get("protocol") != "checkerboard":
             if entry.name not in library:
                 known = ", ".join(sorted(library)) or "none"
                 raise ConfigError(
                     f"{path}:{_line_of(text, ('engines', i, 'name'))}: engine {entry.name!r} has no command, "
-                    f"no 'bundled' name, and is not in the engines file (engines there: {known})"
+                    f"no library, no 'bundled' name, and is not in the engines file (engines there: {known})"
                 )
             raw = {k: v for k, v in library[entry.name].items() if k != "name"} | raw
             source_path, source_text = library_path or path, library_text
