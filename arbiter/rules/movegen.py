@@ -352,10 +352,11 @@ def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> t
     else:
         black = (black & ~fb) | tb
         white &= ~cm
+    # Captured pieces leave first: a Turkish king may end its move where it took a piece earlier.
     if kings & fb:
-        kings = (kings & ~fb) | tb
-    elif crowns:
-        kings |= tb
+        return white, black, (kings & ~cm & ~fb) | tb
+    if crowns:
+        return white, black, (kings & ~cm) | tb
     return white, black, kings & ~cm
 
 
@@ -363,6 +364,7 @@ def mules_after(mules: int, move: RawMove) -> int:
     """The mules (Mule checkers) once ``move`` is played: a mule moves with its mark (lost if it is
     crowned), and captured mules leave the board."""
     start, end, captured, crowns, _ = move
+    mules &= ~captured
     if mules & start:
         mules = (mules & ~start) | (0 if crowns else end)
-    return mules & ~captured
+    return mules

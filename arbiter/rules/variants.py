@@ -46,18 +46,21 @@ class UnknownVariantError(ValueError):
 
 
 def italian_priorities(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
-    """Italian capture priorities after "most pieces": capture with a king; most kings; a king earliest."""
+    """Italian capture priorities after "most pieces": capture with a king; most kings; kings earliest."""
     chosen = list(sequences)
     if any(s.by_king for s in chosen):
         chosen = [s for s in chosen if s.by_king]
     most_kings = max(sum(s.kings_captured) for s in chosen)
     chosen = [s for s in chosen if sum(s.kings_captured) == most_kings]
 
-    def first_king(s: CaptureSequence) -> int:
-        return next((i for i, king in enumerate(s.kings_captured) if king), len(s.kings_captured))
+    # "A king earliest": where the kings are met, first to last, as the federation's rule and the
+    # published Italian perft order them (the first king alone does not decide between 1st-and-3rd
+    # and 1st-and-2nd).
+    def kings_met(s: CaptureSequence) -> tuple[int, ...]:
+        return tuple(i for i, king in enumerate(s.kings_captured) if king)
 
-    earliest = min(first_king(s) for s in chosen)
-    return [s for s in chosen if first_king(s) == earliest]
+    earliest = min(kings_met(s) for s in chosen)
+    return [s for s in chosen if kings_met(s) == earliest]
 
 
 CaptureValue = Callable[[CaptureSequence], tuple[int, int]]

@@ -119,6 +119,14 @@ def test_italian_king_captured_earliest_comes_last() -> None:
     assert [(m.path, m.captured) for m in moves] == [((15, 24, 31), frozenset({20, 28}))]
 
 
+def test_italian_kings_captured_earliest_compares_every_king_not_just_the_first() -> None:
+    # Both captures take three pieces, two of them kings, with a king, and both meet a king first:
+    # 3x10 (kings 7 and 15, man 14) meets the kings 1st and 2nd, 4x9 (king 7, man 14, king 13) 1st
+    # and 3rd. Only 3x10 is legal.
+    moves = moves_of("italian", "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24")
+    assert [(m.start, m.end) for m in moves] == [(3, 10)]
+
+
 # ---------------------------------------------------------------------------------------- Turkish
 
 
@@ -152,6 +160,16 @@ def test_turkish_man_reaching_the_back_row_mid_capture_is_crowned_when_the_move_
 def test_turkish_crown_continues_option_goes_on_capturing_as_a_king() -> None:
     # With the option the man is crowned on d8 at once and, as a flying king, goes on over g8 to h8.
     assert named("turkish+crown-continues", "W:Wd6:Bd7,g8") == {("d6", "d8", "h8", "x", "d7", "g8")}
+
+
+@pytest.mark.parametrize("variant_id", ["turkish", "turkish+crown-continues"])
+def test_turkish_king_ending_its_capture_where_it_took_a_piece_stays_a_king(variant_id: str) -> None:
+    # c8 takes c7 first (it leaves the board at once), goes round by c5, g5, g7 and e7, and ends on c7.
+    position = Position.from_fen(get_variant(variant_id), "W:WKc8:Bc7,d7,f7,g6,f5,Ka1")
+    move = parse_pdn(position, "c8xc5xg5xg7xe7xc7")
+    after = position.play(move)
+    assert after.fen() == "B:WKc7:BKa1"
+    assert after.zobrist == Position.from_fen(position.variant, "B:WKc7:BKa1").zobrist
 
 
 def test_turkish_one_piece_against_one_is_a_draw_by_default() -> None:
