@@ -23,7 +23,7 @@ from arbiter.players.control import GoMode, SearchControl
 from arbiter.players.hub_text import HubLine, format_hub_line, parse_hub_line
 from arbiter.players.level import DEFAULT_LEVEL, LevelError, parse_level
 from arbiter.players.player import Decision, ParamError, ParamSpec, Player, ThinkRequest
-from arbiter.rules import VARIANTS, HubPositionError, Position, Variant
+from arbiter.rules import VARIANTS, HubPositionError, Move, Position, Variant
 
 
 @dataclass
@@ -68,6 +68,7 @@ class HubEngine:
         self.level = DEFAULT_LEVEL
         self.position: Position | None = None  # None: the variant's start position
         self.history: tuple[Position, ...] = ()
+        self.moves: tuple[Move, ...] = ()  # the moves from each position of ``history`` to the next
         self.position_error: str | None = None
         self.moves_given = 0  # moves listed in the last ``pos`` command
         self.own_moves = 0  # searches answered since ``new-game``
@@ -95,6 +96,7 @@ class HubEngine:
     def _reset_position(self) -> None:
         self.position = None
         self.history = ()
+        self.moves = ()
         self.position_error = None
         self.moves_given = 0
 
@@ -242,6 +244,7 @@ class HubEngine:
                 self.error(self.position_error)
                 return
         history: list[Position] = []
+        played: list[Move] = []
         tokens = (line.get("moves") or "").split()
         for index, token in enumerate(tokens, start=1):
             try:
@@ -251,9 +254,11 @@ class HubEngine:
                 self.error(self.position_error)
                 return
             history.append(position)
+            played.append(move)
             position = position.play(move)
         self.position = position
         self.history = tuple(history)
+        self.moves = tuple(played)
         self.moves_given = len(tokens)
 
     def _go(self, line: HubLine, search: _OpenSearch) -> None:
@@ -284,8 +289,7 @@ class HubEngine:
         if self.position_error is not None:
             self.error(f"go: no position to search ({self.position_error})")
             return Decision(None)
-        moves = position.legal_moves()
-        if not moves:
+        if not position.legal_moves():
             self.error(f"go: the side to move has no legal move in {position.hub()}")
             return Decision(None)
         request = ThinkRequest(
@@ -294,7 +298,9 @@ class HubEngine:
             level=self.level,
             draw_offered=line.has_flag("draw-offered"),
             game_ply=max(self.moves_given, 2 * self.own_moves),
+            moves=self.moves,
         )
+        moves = request.legal_moves()
         try:
             return self.player.think(request, control, self.write)
         except Exception as exc:  # a failing player still moves

@@ -120,11 +120,15 @@ class AlphaBetaSearch:
         history: Sequence[Position],
         control: SearchControl,
         on_iteration: Callable[[Iteration], None] | None = None,
+        root_moves: Sequence[Move] | None = None,
     ) -> SearchResult:
-        """The best move found within the control's limits; ``position`` must have a legal move."""
+        """The best move found within the control's limits; ``position`` must have a legal move.
+
+        ``root_moves`` narrows the moves searched at the root (a rule on earlier moves, as Frisian's
+        king-move limit, may forbid some of the position's legal moves)."""
         if position.variant.id != self.variant.id:
             raise ValueError(f"this search plays {self.variant.id}, not {position.variant.id}")
-        root_moves = position.legal_moves()
+        root_moves = position.legal_moves() if root_moves is None else list(root_moves)
         if not root_moves:
             raise ValueError(f"no legal move to search in {position.fen()}")
         self._control = control

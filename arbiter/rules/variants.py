@@ -344,6 +344,11 @@ FRISIAN = replace(
     draw_rules=(MaterialRule("7-move rule", 14, _two_kings_against_one),),
     capture_filter=frisian_value,
     history_filter=frisian_king_limit,
+    history_rule=(
+        "the king-move limit (one king may not make more than three non-capturing moves in a row while "
+        "its side has men)"
+    ),
+    history_plies=6,
     pdn_gametype=40,
     hub_name="frisian",
 )

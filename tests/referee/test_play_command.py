@@ -198,3 +198,15 @@ def test_the_time_control_help_states_the_margin_and_its_default() -> None:
     result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "300"})
     assert result.exit_code == 0
     assert "margin=S" in result.output and "default 0" in result.output
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_bundled_engines_keep_the_frisian_king_move_limit_in_a_whole_game(seed: int) -> None:
+    # The audit's game: a king and a man against a man and a king. The engines are told enough of the
+    # game to see the limit, keep it, and the game ends by the rules, never by an illegal move.
+    engine = f"{sys.executable} -m arbiter.players.random --param seed={seed}"
+    args = ["play", "-q", "-v", "frisian", "--fen", "W:WK28,46:B1,K5", "--tc", "depth=1"]
+    result = runner.invoke(app, [*args, "--max-plies", "200", engine, engine])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: ")
+    assert "illegal" not in result.output

@@ -232,7 +232,7 @@ def test_frisian_king_may_not_make_a_fourth_quiet_move_in_a_row() -> None:
     for text in ["1-6", "22-27", "6-1", "27-32", "1-6", "32-38"]:
         game.play(parse_pdn(game.position, text))
     assert {(m.start, m.end) for m in game.legal_moves()} == {(9, 3), (9, 4)}
-    with pytest.raises(ValueError, match="earlier moves"):
+    with pytest.raises(ValueError, match="king-move limit"):
         game.play(parse_pdn(game.position, "6-1"))
 
 
