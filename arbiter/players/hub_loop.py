@@ -23,7 +23,8 @@ from arbiter.players.control import GoMode, SearchControl
 from arbiter.players.hub_text import HubLine, format_hub_line, parse_hub_line
 from arbiter.players.level import DEFAULT_LEVEL, LevelError, parse_level
 from arbiter.players.player import Decision, ParamError, ParamSpec, Player, ThinkRequest
-from arbiter.rules import VARIANTS, HubPositionError, Move, Position, Variant
+from arbiter.rules import VARIANTS, HubPositionError, Move, Position, Variant, get_variant
+from arbiter.rules.variants import move_option_variants
 
 
 @dataclass
@@ -39,7 +40,9 @@ _QueueItem = tuple[HubLine, _OpenSearch | None] | None  # None: stdin is closed
 
 
 def _variant_param() -> ParamSpec:
-    ids = tuple(VARIANTS)
+    # The variants, then those with an option that changes the moves (draw-rule options are told as
+    # the base variant: the referee keeps them).
+    ids = (*VARIANTS, *move_option_variants())
     default = "english" if "english" in VARIANTS else ids[0]
     return ParamSpec("variant", "enum", default, choices=ids, help="the variant to play")
 
@@ -51,6 +54,8 @@ def _variant_named(name: str) -> Variant | None:
     for variant in VARIANTS.values():
         if variant.hub_name == name:
             return variant
+    if name in move_option_variants():
+        return get_variant(name)
     return None
 
 
@@ -82,7 +87,8 @@ class HubEngine:
         if name == "variant":
             variant = _variant_named(text.strip())
             if variant is None:
-                raise ParamError(f"param variant: {text!r} is not one of {' '.join(VARIANTS)}")
+                choices = " ".join(self.variant_spec.choices)
+                raise ParamError(f"param variant: {text!r} is not one of {choices}")
             if variant.id != self.variant.id:
                 self.variant = variant
                 self._reset_position()

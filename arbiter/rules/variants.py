@@ -438,3 +438,28 @@ def get_variant(name: str) -> Variant:
     if options:
         variant = replace(variant, id="+".join([base, *options]), options=tuple(options))
     return variant
+
+
+# Options that change only how a game may be drawn, never a move: the referee keeps those rules, so
+# engines are told the base variant. Any other option changes the moves and is told as the full id.
+DRAW_ONLY_OPTIONS = frozenset({"iyt-draws", "no-one-against-one-draw", "no-endgame-rules", "no-13-move-rule"})
+
+
+def engine_variant(name: str) -> str:
+    """The variant to tell engines for ``name``: the base id with the options that change moves, so
+    ``english+iyt-draws`` is told as ``english`` and ``turkish+crown-continues`` as itself (an engine
+    must declare it)."""
+    variant = get_variant(name)
+    base = variant.id.split("+", 1)[0]
+    return "+".join([base, *(o for o in variant.options if o not in DRAW_ONLY_OPTIONS)])
+
+
+def move_option_variants() -> list[str]:
+    """Every variant id with one option that changes the moves (``turkish+crown-continues``), for
+    engines that play them to declare."""
+    return [
+        f"{base}+{option}"
+        for option, (bases, _, _) in OPTIONS.items()
+        if option not in DRAW_ONLY_OPTIONS
+        for base in bases
+    ]

@@ -35,6 +35,7 @@ from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termin
 from arbiter.referee.session import start_failure_record
 from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
+from arbiter.rules.variants import engine_variant
 from arbiter.store import (
     Event,
     EventKind,
@@ -392,7 +393,7 @@ class TournamentRunner:
         log = None if self.log_dir is None else self.log_dir / f"{_file_safe(name)}-{id(pool)}.log"
         engine = create_engine(self.engines[name], stderr_log=log)
         pool[name] = engine
-        await engine.open(self.config.variant)
+        await engine.open(engine_variant(self.config.variant))
         return engine
 
     async def _play(self, game: PlannedGame, pool: dict[str, EngineClient]) -> tuple[GameRecord, list[Event]]:

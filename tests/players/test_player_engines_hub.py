@@ -9,6 +9,7 @@ from players_hub_driver import EngineProcess, fields_of
 
 from arbiter.notation.movetext import format_hub, parse_hub
 from arbiter.rules import VARIANTS, Position, get_variant
+from arbiter.rules.variants import move_option_variants
 
 ENGINES = ["random", "greedy", "alphabeta"]
 DRAW_PLIES = 130  # beyond the ply where alphabeta starts offering draws in level positions
@@ -45,7 +46,7 @@ def test_handshake_names_the_engine_lists_every_variant_then_waits(engine: str) 
             fields_of(line)[1]["name"]: fields_of(line)[1] for line in hello if line.startswith("param ")
         }
         assert params["variant"]["type"] == "enum"
-        assert params["variant"]["values"].split() == list(VARIANTS)
+        assert params["variant"]["values"].split() == [*VARIANTS, *move_option_variants()]
         assert hello[-1] == "wait"
 
 

@@ -210,3 +210,28 @@ def test_bundled_engines_keep_the_frisian_king_move_limit_in_a_whole_game(seed: 
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Result: ")
     assert "illegal" not in result.output
+
+
+def test_a_variant_with_a_draw_rule_option_is_played_as_its_base_variant_by_the_engines() -> None:
+    # english+iyt-draws changes no move: engines are told "english"; the referee keeps the 50-move rule.
+    args = ["play", "-q", "-v", "english+iyt-draws", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, "random", "random"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: "), result.output
+
+
+def test_an_option_that_changes_the_moves_is_told_to_engines_that_offer_it() -> None:
+    args = ["play", "-q", "-v", "turkish+crown-continues", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, "random", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: "), result.output
+
+
+def test_an_engine_that_does_not_offer_an_option_that_changes_the_moves_cannot_play_it() -> None:
+    # The scripted engine offers the plain variants only.
+    args = ["play", "-q", "-v", "turkish+crown-continues", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, scripted_command(), "random"])
+    assert "cannot play variant 'turkish+crown-continues'" in result.output, result.output
+    assert "its rule option changes the moves, so the engine must offer 'turkish+crown-continues'" in (
+        result.output
+    )

@@ -6,7 +6,7 @@ import pytest
 
 from arbiter.notation.movetext import format_pdn, parse_pdn
 from arbiter.rules import Color, EndReason, Game, Move, Position, get_variant
-from arbiter.rules.variants import OPTIONS, UnknownVariantError
+from arbiter.rules.variants import OPTIONS, UnknownVariantError, engine_variant
 
 
 def moves_of(variant_id: str, fen: str) -> list[Move]:
@@ -353,3 +353,11 @@ def test_unknown_variant_or_option_lists_the_choices() -> None:
         "no-13-move-rule",
         "king-one-and-a-half",
     }
+
+
+def test_engines_are_told_the_base_variant_for_options_that_change_only_draw_rules() -> None:
+    assert engine_variant("english+iyt-draws") == "english"
+    assert engine_variant("brazilian+no-endgame-rules") == "brazilian"
+    assert engine_variant("turkish+crown-continues") == "turkish+crown-continues"
+    assert engine_variant("turkish+no-one-against-one-draw+crown-continues") == "turkish+crown-continues"
+    assert engine_variant("international") == "international"
