@@ -42,6 +42,7 @@ from arbiter.referee.clock import ClockLoss, JumpSituation, MoveBudget, MoveOutc
 from arbiter.referee.forfeits import termination_for
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import (
+    TIME_CALL_PREFIX,
     EngineInfo,
     GameOutcome,
     GameRecord,
@@ -482,7 +483,7 @@ class Referee:
         """Record "Time", called at the jump limit, as a warning of the move."""
         if turn.budget.jump_limit is not None:
             turn.warnings.append(
-                f"Time: called at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
+                f"{TIME_CALL_PREFIX} at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
             )
 
     def _note_turn_warnings(self, turn: _Turn) -> None:
