@@ -81,8 +81,13 @@ class MoveGenerator:
 
     # ------------------------------------------------------------------ captures
 
-    def captures(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
-        """Every legal capture of the side to move, after the variant's capture-choice rule."""
+    def captures(
+        self, white: int, black: int, kings: int, turn: int, every_path: bool = False
+    ) -> list[RawMove]:
+        """Every legal capture of the side to move, after the variant's capture-choice rule.
+
+        Two sequences with the same start, end and captured set are one move, unless ``every_path``
+        (for perft counted the other way: one move per path)."""
         if turn == 0:
             own, opp = white, black
         else:
@@ -122,6 +127,8 @@ class MoveGenerator:
         if len(found) == 1:
             path, _, taken, crowned = found[0]
             return [(1 << path[0], 1 << path[-1], taken, crowned, path)]
+        if every_path:
+            return [(1 << path[0], 1 << path[-1], taken, crowned, path) for path, _, taken, crowned in found]
         unique: dict[tuple[int, int, int], RawMove] = {}
         for path, _, taken, crowned in found:
             key = (path[0], path[-1], taken)
