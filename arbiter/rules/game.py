@@ -89,7 +89,8 @@ class Game:
         self._material_since: dict[str, int | None] = {}
         for rule in variant.draw_rules:
             if isinstance(rule, MaterialRule):
-                self._material_since[rule.name] = 0 if rule.applies(self.start.material()) else None
+                holds = rule.holds(self.start, self.start.material())
+                self._material_since[rule.name] = 0 if holds else None
         self.end: GameEnd | None = self._judge()
 
     @property
@@ -148,11 +149,10 @@ class Game:
         material = after.material()
         for rule in self.variant.draw_rules:
             if isinstance(rule, MaterialRule):
-                applies = rule.applies(material)
                 since = self._material_since[rule.name]
-                if not applies:
+                if not rule.holds(after, material):
                     self._material_since[rule.name] = None
-                elif since is None or move.is_capture:
+                elif since is None or move.is_capture or (move.crowns and rule.restart_on_crowning):
                     self._material_since[rule.name] = self.ply
         self.end = self._judge()
         return self.end

@@ -19,13 +19,15 @@ from arbiter.rules.draws import (
     Repetition,
     international_five_move,
     international_sixteen_move,
+    kings_on_both_sides,
     lone_king_against,
     lone_king_against_kings,
+    one_king_each,
     one_piece_each,
 )
 from arbiter.rules.geometry import DIAGONALS, FORWARD_DIAGONALS, ORTHOGONALS, Color, Geometry
 from arbiter.rules.mule import mule_end
-from arbiter.rules.position import Move
+from arbiter.rules.position import Move, Position
 from arbiter.rules.variant import (
     CaptureChoice,
     CaptureRemoval,
@@ -139,6 +141,36 @@ def _lone_king_against_two(material: Material) -> bool:
     return lone_king_against(material, 2)
 
 
+def _lone_king_against_three(material: Material) -> bool:
+    return lone_king_against(material, 3)
+
+
+def _two_or_three_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 2, 3)
+
+
+def _four_or_five_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 4, 5)
+
+
+def _six_or_seven_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 6, 7)
+
+
+def _main_road(position: Position) -> int:
+    """The bits of the long diagonal a1-h8 of an 8x8 board (the Russian "main road")."""
+    g = position.variant.geometry
+    squares = [g.square_from_algebraic(f"{chr(ord('a') + i)}{i + 1}") for i in range(g.height)]
+    return g.bits_of([s for s in squares if s is not None])
+
+
+def _lone_king_on_main_road(position: Position) -> bool:
+    # The side with a lone king (the material test has found one): its king stands on the main road.
+    black_lone = not position.black & ~position.kings and position.black.bit_count() == 1
+    lone = position.black if black_lone else position.white
+    return bool(lone & _main_road(position))
+
+
 # ---------------------------------------------------------------------------------------- variants
 
 ENGLISH_DRAWS = (Repetition(), NoProgressRule("40-move rule", 80))
@@ -146,10 +178,23 @@ IYT_DRAWS = (Repetition(), NoProgressRule("50-move rule", 100, Progress.CAPTURE_
 # The endgame counts come first: three kings against one arises only at the start or by a capture or
 # a crowning, which also restarts the king-only count, so both reach 15 moves together and the game
 # names the more particular rule.
+# The Russian counts of the "balance of forces" (FMJD rules for Russian draughts, 7.2.6, and the Russian
+# federation's): with kings on both sides and neither a capture nor a crowning, a draw after 5 moves
+# each in 2- and 3-piece endings, 30 in 4- and 5-piece and 60 in 6- and 7-piece endings; and a lone king
+# on the main road (a1-h8) against three pieces with a king holds out for 5 moves.
 RUSSIAN_DRAWS = (
     Repetition(),
     MaterialRule("15-move rule, three kings against one", 30, _three_or_more_kings_against_one),
-    MaterialRule("5-move rule", 10, _lone_king_against_two),
+    MaterialRule(
+        "main road rule",
+        10,
+        _lone_king_against_three,
+        restart_on_crowning=True,
+        where=_lone_king_on_main_road,
+    ),
+    MaterialRule("5-move rule", 10, _two_or_three_pieces_with_kings, restart_on_crowning=True),
+    MaterialRule("30-move rule", 60, _four_or_five_pieces_with_kings, restart_on_crowning=True),
+    MaterialRule("60-move rule", 120, _six_or_seven_pieces_with_kings, restart_on_crowning=True),
     NoProgressRule("15-move rule", 30),
 )
 
@@ -341,7 +386,10 @@ FRISIAN = replace(
     man_captures=DIAGONALS + ORTHOGONALS,
     king_captures=DIAGONALS + ORTHOGONALS,
     capture_choice=CaptureChoice.FREE,
-    draw_rules=(MaterialRule("7-move rule", 14, _two_kings_against_one),),
+    draw_rules=(
+        MaterialRule("7-move rule", 14, _two_kings_against_one),
+        MaterialRule("one king against one", 0, one_king_each),
+    ),
     capture_filter=frisian_value,
     history_filter=frisian_king_limit,
     history_rule=(
