@@ -37,6 +37,7 @@ class MoveGenerator:
         self.capture_filter = variant.capture_filter
         self.immediate_removal = variant.capture_removal is CaptureRemoval.IMMEDIATE
         self.no_reversal = variant.no_reversal
+        self.killer = variant.killer
         ortho_span = 1 if g.all_squares else 2
         bits = g.square_bits[1:]
         # Promotion rows: White crowns on the top row, Black on the bottom row.
@@ -206,6 +207,7 @@ class MoveGenerator:
         continues = self.crowning is CrowningInCapture.CONTINUES_AS_KING
         immediate = self.immediate_removal
         no_reversal = self.no_reversal
+        killer = self.killer
 
         def search(
             sq: int,
@@ -250,6 +252,9 @@ class MoveGenerator:
                         del out[first:]
                         for seg in going_on:
                             out.extend(seg)
+                    elif killer and not going_on and segments and (kings >> victim) & 1:
+                        # Killer: the capture ends on a king, so only the square right behind it.
+                        del out[first + 1 :]
             else:
                 prey = opp if king else man_prey
                 for direction, ray in king_rays[sq] if king else man_rays[sq]:
@@ -348,6 +353,25 @@ class MoveGenerator:
     def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
         caps = self.captures(white, black, kings, turn)
         return len(caps) if caps else self.count_quiet_moves(white, black, kings, turn)
+
+
+class CrowningWinsGenerator(MoveGenerator):
+    """Breakthrough: once a side has a king, the game is over, so its opponent has no move."""
+
+    def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        if (black if turn == 0 else white) & kings:
+            return []
+        return super().legal_moves(white, black, kings, turn)
+
+    def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        if (black if turn == 0 else white) & kings:
+            return 0
+        return super().count_legal_moves(white, black, kings, turn)
+
+
+def generator_for(variant: Variant) -> MoveGenerator:
+    """The move generator of a variant (breakthrough's stops the game at the first king)."""
+    return CrowningWinsGenerator(variant) if variant.crowning_wins else MoveGenerator(variant)
 
 
 def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> tuple[int, int, int]:

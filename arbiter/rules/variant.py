@@ -122,6 +122,10 @@ class Variant:
     hub_name: str | None = None
     capture_filter: CaptureFilter | None = field(default=None, compare=False)
     mule_rows: int = 0  # Mule checkers: the men on this many back rows of each side start as mules
+    # Killer draughts: a king whose capture ends by taking a king stops on the square right behind it.
+    killer: bool = False
+    # Breakthrough: the first to crown wins, so a side whose opponent has a king has no move.
+    crowning_wins: bool = False
     end_rule: EndRule | None = field(default=None, compare=False)
 
     @property

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from arbiter.rules.breakthrough import breakthrough_end
 from arbiter.rules.draws import (
     Material,
     MaterialRule,
@@ -412,6 +413,29 @@ ANTIDRAUGHTS = replace(
     hub_name="losing",
 )
 
+KILLER = replace(
+    INTERNATIONAL,
+    id="killer",
+    title="Killer draughts",
+    summary="International rules; a king whose capture ends by taking a king stops right behind it",
+    killer=True,
+    pdn_gametype=None,
+    hub_name="killer",
+)
+
+BREAKTHROUGH = replace(
+    INTERNATIONAL,
+    id="bt",
+    title="Breakthrough draughts",
+    summary="International rules; the first side to crown a man wins",
+    crowning_wins=True,
+    end_rule=breakthrough_end,
+    # No king ever moves (the first crowning ends the game), so only repetition can draw.
+    draw_rules=(Repetition(),),
+    pdn_gametype=None,
+    hub_name="bt",
+)
+
 VARIANTS: dict[str, Variant] = {
     v.id: v
     for v in (
@@ -429,6 +453,8 @@ VARIANTS: dict[str, Variant] = {
         SPARSE,
         CROWDED,
         MULE,
+        KILLER,
+        BREAKTHROUGH,
     )
 }
 
