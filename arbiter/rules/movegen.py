@@ -355,6 +355,17 @@ class MoveGenerator:
         return len(caps) if caps else self.count_quiet_moves(white, black, kings, turn)
 
 
+class OptionalCaptureGenerator(MoveGenerator):
+    """Capturing is optional: the captures (by the variant's capture rules) and every quiet move."""
+
+    def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        return self.captures(white, black, kings, turn) + self.quiet_moves(white, black, kings, turn)
+
+    def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        captures = len(self.captures(white, black, kings, turn))
+        return captures + self.count_quiet_moves(white, black, kings, turn)
+
+
 class CrowningWinsGenerator(MoveGenerator):
     """Breakthrough: once a side has a king, the game is over, so its opponent has no move."""
 
@@ -369,9 +380,20 @@ class CrowningWinsGenerator(MoveGenerator):
         return super().count_legal_moves(white, black, kings, turn)
 
 
+class _CrowningWinsOptionalCapture(CrowningWinsGenerator, OptionalCaptureGenerator):
+    pass
+
+
 def generator_for(variant: Variant) -> MoveGenerator:
-    """The move generator of a variant (breakthrough's stops the game at the first king)."""
-    return CrowningWinsGenerator(variant) if variant.crowning_wins else MoveGenerator(variant)
+    """The move generator of a variant: breakthrough's stops the game at the first king, optional
+    capture adds the quiet moves; the others' is the plain one, which pays for neither."""
+    if variant.crowning_wins and variant.optional_capture:
+        return _CrowningWinsOptionalCapture(variant)
+    if variant.crowning_wins:
+        return CrowningWinsGenerator(variant)
+    if variant.optional_capture:
+        return OptionalCaptureGenerator(variant)
+    return MoveGenerator(variant)
 
 
 def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> tuple[int, int, int]:

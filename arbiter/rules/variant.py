@@ -126,6 +126,9 @@ class Variant:
     killer: bool = False
     # Breakthrough: the first to crown wins, so a side whose opponent has a king has no move.
     crowning_wins: bool = False
+    # The source texts' variation where capturing is optional: quiet moves stay legal beside captures
+    # (a capture, once chosen, follows the variant's capture rules).
+    optional_capture: bool = False
     end_rule: EndRule | None = field(default=None, compare=False)
 
     @property

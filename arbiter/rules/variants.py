@@ -491,6 +491,22 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str, Callable[[Variant], Variant]]] = 
         "the value rule counts a king as a man and a half (two kings tie with three men)",
         lambda v: replace(v, capture_filter=frisian_value_one_and_a_half),
     ),
+    # The variation of the international rules text (seeds/001): "capturing pieces isn't mandatory".
+    "optional-capture": (
+        # Every variant but the losing ones (see REFUSED_OPTIONS).
+        ("english", "international", "russian", "brazilian", "italian", "canadian", "turkish", "pool")
+        + ("frisian", "sparse", "crowded", "mule", "killer", "bt"),
+        "capturing is optional: a player may make a quiet move instead (a capture follows the usual rules)",
+        lambda v: replace(v, optional_capture=True),
+    ),
+}
+
+# Options that a variant does not take because they make no sense there, with the reason.
+REFUSED_OPTIONS: dict[tuple[str, str], str] = {
+    ("optional-capture", "anti"): "in a losing game the compulsory capture is how a player gives pieces "
+    "away; with captures optional no one need ever take",
+    ("optional-capture", "antidraughts"): "in a losing game the compulsory capture is how a player gives "
+    "pieces away; with captures optional no one need ever take",
 }
 
 
@@ -503,6 +519,9 @@ def get_variant(name: str) -> Variant:
         known = ", ".join(VARIANTS)
         raise UnknownVariantError(f"unknown variant {name!r}; known variants: {known}") from None
     for option in options:
+        refused = REFUSED_OPTIONS.get((option, base))
+        if refused is not None:
+            raise UnknownVariantError(f"option {option!r} makes no sense for {base}: {refused}")
         if option not in OPTIONS or base not in OPTIONS[option][0]:
             valid = [o for o, (ids, _, _) in OPTIONS.items() if base in ids]
             raise UnknownVariantError(

@@ -235,3 +235,17 @@ def test_an_engine_that_does_not_offer_an_option_that_changes_the_moves_cannot_p
     assert "its rule option changes the moves, so the engine must offer 'turkish+crown-continues'" in (
         result.output
     )
+
+
+def test_the_bundled_engines_play_with_optional_capture() -> None:
+    args = ["play", "-q", "-v", "english+optional-capture", "--tc", "depth=2", "--max-plies", "30"]
+    result = runner.invoke(app, [*args, "alphabeta", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: ") and "illegal" not in result.output, result.output
+
+
+def test_optional_capture_for_a_losing_game_is_refused_with_the_reason() -> None:
+    result = runner.invoke(app, ["play", "-q", "-v", "anti+optional-capture", "random", "random"])
+    assert result.exit_code != 0
+    assert "option 'optional-capture' makes no sense for anti" in result.output
+    assert "Traceback" not in result.output

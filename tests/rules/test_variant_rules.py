@@ -361,3 +361,27 @@ def test_engines_are_told_the_base_variant_for_options_that_change_only_draw_rul
     assert engine_variant("turkish+crown-continues") == "turkish+crown-continues"
     assert engine_variant("turkish+no-one-against-one-draw+crown-continues") == "turkish+crown-continues"
     assert engine_variant("international") == "international"
+
+
+def test_optional_capture_option_lets_a_player_make_a_quiet_move_instead_of_a_capture() -> None:
+    # The man on 32 may take 27 or step to 28; the man on 40 may step too.
+    plain = {(m.start, m.end) for m in moves_of("international", "W:W32,40:B27")}
+    optional = {(m.start, m.end) for m in moves_of("international+optional-capture", "W:W32,40:B27")}
+    assert plain == {(32, 21)}
+    assert optional == {(32, 21), (32, 28), (40, 34), (40, 35)}
+    # A capture, once chosen, still follows the variant's capture rule (here: the most pieces).
+    assert {
+        len(m.captured) for m in moves_of("international+optional-capture", "W:W32:B27,17,28") if m.captured
+    } == {2}
+
+
+@pytest.mark.parametrize("variant_id", ["anti", "antidraughts"])
+def test_optional_capture_is_refused_for_losing_games_with_the_reason(variant_id: str) -> None:
+    with pytest.raises(
+        UnknownVariantError, match=f"option 'optional-capture' makes no sense for {variant_id}: "
+    ):
+        get_variant(f"{variant_id}+optional-capture")
+
+
+def test_optional_capture_changes_the_moves_so_engines_are_told_it() -> None:
+    assert engine_variant("english+optional-capture") == "english+optional-capture"
