@@ -11,7 +11,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.piece_standings import show_piece_standings
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
+from arbiter.tournament.piece_scoring import PIECE_SCORING
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results
 from arbiter.tournament.stats import elo_for, elo_from_pentanomial, pentanomial
@@ -23,12 +25,18 @@ def standings_command(
         None, "--tournament", "-t", help="Tournament id or name (default: the latest in the database)."
     ),
     scoring: str | None = typer.Option(
-        None, "--scoring", help="Score with this scheme instead of the tournament's (e.g. 2-1-0)."
+        None,
+        "--scoring",
+        help="Score with this scheme instead of the tournament's (e.g. 2-1-0; 'pieces': the winner "
+        "scores its pieces left on the board).",
     ),
     list_only: bool = typer.Option(False, "--list", help="List the tournaments in the database and stop."),
 ) -> None:
     """Show the standings and crosstable of a tournament stored in DATABASE."""
     console = output_console()
+    if scoring is not None and scoring.strip().lower() == PIECE_SCORING and not list_only:
+        show_piece_standings(database, tournament, console)
+        return
     try:
         scheme = scheme_named(scoring) if scoring is not None else None
     except ValueError as exc:
