@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from arbiter.rules.movegen import MoveGenerator, apply_raw
+from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw
 from arbiter.rules.position import Move, Position, tables
 
 
@@ -35,15 +35,23 @@ def _perft(gen: MoveGenerator, white: int, black: int, kings: int, turn: int, de
     return total
 
 
+def _every_path(gen: MoveGenerator, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+    """The legal moves (as the variant's generator gives them) with each capture once per path."""
+    moves = gen.legal_moves(white, black, kings, turn)
+    keys = {(fb, tb, cm) for fb, tb, cm, _, _ in moves if cm}
+    if not keys:
+        return moves
+    paths = gen.captures(white, black, kings, turn, every_path=True)
+    return [m for m in paths if (m[0], m[1], m[2]) in keys] + [m for m in moves if not m[2]]
+
+
 def _perft_paths(gen: MoveGenerator, white: int, black: int, kings: int, turn: int, depth: int) -> int:
-    """``_perft`` with one move per capture path."""
+    """``_perft`` with one move per capture path (slower: it is not the published convention)."""
     if depth == 0:
         return 1
-    moves = gen.captures(white, black, kings, turn, every_path=True)
+    moves = _every_path(gen, white, black, kings, turn)
     if depth == 1:
-        return len(moves) if moves else gen.count_quiet_moves(white, black, kings, turn)
-    if not moves:
-        moves = gen.quiet_moves(white, black, kings, turn)
+        return len(moves)
     total = 0
     nxt = 1 - turn
     for move in moves:
@@ -60,7 +68,7 @@ def divide(position: Position, depth: int, count_paths: bool = False) -> list[tu
     paths: Counter[tuple[int, int, int]] = Counter()
     if count_paths:
         gen = tables(position.variant).generator
-        raws = gen.captures(position.white, position.black, position.kings, int(position.turn), True)
+        raws = _every_path(gen, position.white, position.black, position.kings, int(position.turn))
         paths.update((fb, tb, cm) for fb, tb, cm, _, _ in raws)
     out = []
     for m in position.legal_moves():

@@ -188,3 +188,11 @@ def test_perft_command_counts_paths_when_asked() -> None:
     assert once.exit_code == paths.exit_code == 0, once.output + paths.output
     assert "total 1 leaves at depth 1" in once.output
     assert "total 2 leaves at depth 1" in paths.output
+
+
+def test_count_paths_keeps_the_variants_own_move_rules() -> None:
+    # Breakthrough: nothing after a crowning; optional capture: the quiet moves beside the ring capture.
+    breakthrough = Position.from_fen(get_variant("bt"), "W:W6,40:B45,15")
+    assert perft(breakthrough, 2, count_paths=True) == perft(breakthrough, 2) == 4
+    ring = Position.from_fen(get_variant("english+optional-capture"), "W:WK11:B6,7,14,15")
+    assert (perft(ring, 1), perft(ring, 1, count_paths=True)) == (3, 4)
