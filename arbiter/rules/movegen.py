@@ -37,7 +37,6 @@ class MoveGenerator:
         self.capture_filter = variant.capture_filter
         self.immediate_removal = variant.capture_removal is CaptureRemoval.IMMEDIATE
         self.no_reversal = variant.no_reversal
-        self.killer = variant.killer
         ortho_span = 1 if g.all_squares else 2
         bits = g.square_bits[1:]
         # Promotion rows: White crowns on the top row, Black on the bottom row.
@@ -207,7 +206,6 @@ class MoveGenerator:
         continues = self.crowning is CrowningInCapture.CONTINUES_AS_KING
         immediate = self.immediate_removal
         no_reversal = self.no_reversal
-        killer = self.killer
 
         def search(
             sq: int,
@@ -252,9 +250,6 @@ class MoveGenerator:
                         del out[first:]
                         for seg in going_on:
                             out.extend(seg)
-                    elif killer and not going_on and segments and (kings >> victim) & 1:
-                        # Killer: the capture ends on a king, so only the square right behind it.
-                        del out[first + 1 :]
             else:
                 prey = opp if king else man_prey
                 for direction, ray in king_rays[sq] if king else man_rays[sq]:
@@ -355,6 +350,32 @@ class MoveGenerator:
         return len(caps) if caps else self.count_quiet_moves(white, black, kings, turn)
 
 
+class KillerGenerator(MoveGenerator):
+    """Killer draughts: a capture that ends by taking a king ends on the square right behind it.
+
+    Applied to the sequences the plain search finds, so the other variants' search pays nothing."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.unit_steps = frozenset(self.king_capture_offsets)
+
+    def _capture_tree(
+        self,
+        start: int,
+        is_king: bool,
+        turn: int,
+        occ: int,
+        opp: int,
+        kings: int,
+        out: list[_Found],
+    ) -> None:
+        first = len(out)
+        super()._capture_tree(start, is_king, turn, occ, opp, kings, out)
+        units = self.unit_steps
+        # The last piece taken is a king: the landing square must be one step beyond it.
+        out[first:] = [f for f in out[first:] if not (kings >> f[1][-1]) & 1 or f[0][-1] - f[1][-1] in units]
+
+
 class OptionalCaptureGenerator(MoveGenerator):
     """Capturing is optional: the captures (by the variant's capture rules) and every quiet move."""
 
@@ -384,9 +405,16 @@ class _CrowningWinsOptionalCapture(CrowningWinsGenerator, OptionalCaptureGenerat
     pass
 
 
+class _KillerOptionalCapture(KillerGenerator, OptionalCaptureGenerator):
+    pass
+
+
 def generator_for(variant: Variant) -> MoveGenerator:
-    """The move generator of a variant: breakthrough's stops the game at the first king, optional
-    capture adds the quiet moves; the others' is the plain one, which pays for neither."""
+    """The move generator of a variant: killer's bounds where a king lands, breakthrough's stops the
+    game at the first king, optional capture adds the quiet moves; the others' is the plain one,
+    which pays for none of these."""
+    if variant.killer:
+        return _KillerOptionalCapture(variant) if variant.optional_capture else KillerGenerator(variant)
     if variant.crowning_wins and variant.optional_capture:
         return _CrowningWinsOptionalCapture(variant)
     if variant.crowning_wins:
