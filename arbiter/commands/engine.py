@@ -34,6 +34,7 @@ from arbiter.engines.config import ParamValue
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
 from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.variants import engine_variant
 
 T = TypeVar("T")
 
@@ -170,7 +171,7 @@ async def _run_check(
         typer.echo(f"pid {engine.pid}")
         await report.step("handshake", engine.handshake)
         _print_identity(engine)
-        await report.step("configure (init/ready)", lambda: engine.configure(variant.id))
+        await report.step("configure (init/ready)", lambda: engine.configure(engine_variant(variant.id)))
         await report.step("ping", engine.ping)
         await report.step("new game", engine.new_game)
         # The variant's own start, from the rules; then the engine's reply to its own first move.

@@ -24,6 +24,7 @@ from arbiter.commands.engine_spec import command_line_engines
 from arbiter.engines import CommLog, EngineConfigError
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
+from arbiter.notation.pdn_store import time_call_comments
 from arbiter.notation.pdn_writer import game_record, write_pdn
 from arbiter.referee.game import color_name
 from arbiter.referee.observer import GameObserver
@@ -136,7 +137,10 @@ def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
         tags["Termination"] = record.outcome.termination.phrase(record.outcome.rule)
     if record.opening is not None and record.opening.name:
         tags["Opening"] = record.opening.name
-    comments = [[f"{entry.elapsed:.3f}s"] if entry.elapsed is not None else [] for entry in record.moves]
+    comments = [
+        ([f"{entry.elapsed:.3f}s"] if entry.elapsed is not None else []) + list(time_call_comments(entry))
+        for entry in record.moves
+    ]
     return game_record(
         variant,
         moves,

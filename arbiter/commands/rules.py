@@ -20,6 +20,11 @@ def perft_command(
         None, "--fen", help="Start from this PDN FEN instead of the start position."
     ),
     show_divide: bool = typer.Option(False, "--divide", help="Show the count below each legal move."),
+    count_paths: bool = typer.Option(
+        False,
+        "--count-paths",
+        help="Count a capture once per path, not once per (start, end, captured set) (Aart Bik's tables).",
+    ),
 ) -> None:
     """Count the leaves of the legal-move tree to DEPTH plies (perft), depth by depth."""
     try:
@@ -35,7 +40,7 @@ def perft_command(
             raise typer.Exit(2)
         started = time.perf_counter()
         total = 0
-        for move, count in divide(position, depth):
+        for move, count in divide(position, depth, count_paths):
             typer.echo(f"{format_pdn(position, move):>12}  {count}")
             total += count
         elapsed = time.perf_counter() - started
@@ -43,7 +48,7 @@ def perft_command(
         return
     for d in range(1, depth + 1) if depth else [0]:
         started = time.perf_counter()
-        count = perft(position, d)
+        count = perft(position, d, count_paths)
         elapsed = time.perf_counter() - started
         rate = f"{count / elapsed:,.0f} leaves/s" if elapsed > 0 else ""
         typer.echo(f"depth {d:>2}  {count:>14,}  {elapsed:8.3f} s  {rate}")

@@ -11,8 +11,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.piece_standings import show_piece_standings
 from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
+from arbiter.tournament.piece_scoring import PIECE_SCORING
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
 from arbiter.tournament.stats import EloModel, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
@@ -24,12 +26,18 @@ def standings_command(
         None, "--tournament", "-t", help="Tournament id or name (default: the latest in the database)."
     ),
     scoring: str | None = typer.Option(
-        None, "--scoring", help="Score with this scheme instead of the tournament's (e.g. 2-1-0)."
+        None,
+        "--scoring",
+        help="Score with this scheme instead of the tournament's (e.g. 2-1-0; 'pieces': the winner "
+        "scores its pieces left on the board).",
     ),
     list_only: bool = typer.Option(False, "--list", help="List the tournaments in the database and stop."),
 ) -> None:
     """Show the standings and crosstable of a tournament stored in DATABASE."""
     console = output_console()
+    if scoring is not None and scoring.strip().lower() == PIECE_SCORING and not list_only:
+        show_piece_standings(database, tournament, console)
+        return
     try:
         scheme = scheme_named(scoring) if scoring is not None else None
     except ValueError as exc:

@@ -51,6 +51,7 @@ from arbiter.referee.record import PlayerRecord
 from arbiter.referee.setup import GameSetupError
 from arbiter.referee.timecontrol import TimeControlError
 from arbiter.rules import Color
+from arbiter.rules.variants import engine_variant
 from arbiter.store import Event, EventKind
 
 IDLE_SECONDS = 120.0
@@ -107,7 +108,7 @@ class EngineHost:
             await engine.quit()
         engine = create_engine(config)
         try:
-            await engine.open(variant)
+            await engine.open(engine_variant(variant))
         except BaseException:
             await engine.quit()
             raise

@@ -151,6 +151,9 @@ def variant_setting(
             else f"; if it names the variant differently, map it with variant_names = {{{variant} = ...}} "
             f"(command line: --variant-name {variant}=NAME)"
         )
+        if "+" in variant:
+            # Options that change only draw rules are told as the base variant; these change moves.
+            hint = f"; its rule option changes the moves, so the engine must offer {variant!r} itself{hint}"
         raise VariantUnsupported(
             engine, f"cannot play variant {variant!r}{own}: its variant parameter offers only {offered}{hint}"
         )

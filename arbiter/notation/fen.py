@@ -1,6 +1,7 @@
 """PDN FEN: ``B:W21-32:B1-12`` (side to move, then each colour's squares; ``K`` marks a king).
 
-Accepted forms: either colour first, ranges (``21-32``), kings as ``K5``, an optional trailing ``.``,
+Accepted forms: either colour first, ranges (``21-32``), kings as ``K5`` (a range of kings as ``K1-5`` or
+``K1-K5``), an optional trailing ``.``,
 surrounding quotes and spaces. Written form: side to move, White, then Black, with ranges.
 Mule checkers adds a third kind of piece, written like a king with ``M``: ``B:W21-28,M29,M30:BM1,M2,5-12``
 (an extension of the arbiter's; FENs without mules are read and written exactly as before).
@@ -69,6 +70,10 @@ def parse_fen(text: str, square_count: int, read_square: SquareReader | None = N
                 token = token[1:]
                 if not token:
                     raise FenError(f"FEN {original!r}: {item.strip()!r} names no square")
+                # A range may mark both ends (``K31-K50``, as dctl's test positions write it).
+                first, dash, last = token.partition("-")
+                if dash and last[:1].upper() == prefix:
+                    token = f"{first}-{last[1:]}"
             for square in _squares(token, original, square_count, read_square):
                 if square in pieces["W"][0] | pieces["W"][1] | pieces["B"][0] | pieces["B"][1]:
                     raise FenError(f"FEN {original!r}: square {square} is given twice")

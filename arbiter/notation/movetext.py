@@ -94,13 +94,23 @@ def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
     return f"{name(move.start)}x{name(move.end)}"
 
 
-def parse_hub(position: Position, text: str) -> Move:
-    """The legal move that Hub text names: start, end, then the captured squares in any order."""
+def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) -> Move:
+    """The legal move that Hub text names: start, end, then the captured squares in any order.
+
+    ``allowed`` narrows the position's legal moves by the rules on earlier moves (Frisian's king-move
+    limit, from ``Game.legal_moves``); a move they refuse is an error that says so.
+    """
     squares = _squares(text, position)
     start, end, captured = squares[0], squares[1], frozenset(squares[2:])
     moves = position.legal_moves()
     for m in moves:
         if m.start == start and m.end == end and m.captured == captured:
+            if allowed is not None and m not in allowed:
+                rule = position.variant.history_rule or "the rules on earlier moves"
+                raise MoveTextError(
+                    f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
+                    f"allowed moves: {_legal_list(allowed, position)}"
+                )
             return m
     raise MoveTextError(
         f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"

@@ -32,10 +32,10 @@ from arbiter.notation.pdn_model import (
     result_text,
     result_winner,
 )
-from arbiter.notation.pdn_moves import MoveFault, resolve_move
+from arbiter.notation.pdn_moves import MoveFault, resolve_played
 from arbiter.notation.pdn_parser import GameAssembler, RawGame, RawLine, RawMove, RawStop
 from arbiter.notation.pdn_variant import VariantFinding, find_variant, tag_value
-from arbiter.rules import VARIANTS, Color, Position, Variant, get_variant
+from arbiter.rules import VARIANTS, Color, Move, Position, Variant, get_variant
 
 __all__ = [
     "FaultKind",
@@ -343,10 +343,19 @@ class _Replay:
     # -- moves
 
     def _replay_line(
-        self, start: Position, line: RawLine, in_variation: bool, first_ply: int = 1
+        self,
+        start: Position,
+        line: RawLine,
+        in_variation: bool,
+        first_ply: int = 1,
+        earlier: tuple[list[Position], list[Move]] = ([], []),
     ) -> tuple[list[PdnMove], list[str]]:
-        """Replay a line of moves from ``start``; returns the moves that replayed and the texts left."""
+        """Replay a line of moves from ``start``; returns the moves that replayed and the texts left.
+
+        ``earlier`` holds the positions before ``start`` and the moves from each, for the rules on
+        earlier moves (a variation starts in the middle of the game)."""
         position = start
+        positions, moves = [*earlier[0], start], list(earlier[1])
         played: list[PdnMove] = []
         limit = self.options.max_plies if not in_variation else None
         items = line.items
@@ -366,11 +375,16 @@ class _Replay:
                 )
                 return played, _texts(items[index:])
             try:
-                move = resolve_move(position, item.text)
+                move, note = resolve_played(positions, moves, item.text, _move_texts(items[index + 1 :]))
             except MoveFault as fault:
                 self._move_fault(fault.kind, fault.reason, item.line, item.column, ply, in_variation)
                 return played, _texts(items[index:])
-            variations = self._variations(position, item, ply) if self.options.variations else ()
+            if note is not None:
+                where = "in a variation, " if in_variation else ""
+                self._attempt.notes.append(f"{where}ply {ply}: {note}")
+            variations: tuple[tuple[PdnMove, ...], ...] = ()
+            if self.options.variations:
+                variations = self._variations(position, item, ply, (positions[:-1], moves))
             comments, clock = _comments_and_clock(item.comments, position.turn)
             played.append(
                 PdnMove(
@@ -385,12 +399,16 @@ class _Replay:
                 )
             )
             position = position.play(move)
+            positions.append(position)
+            moves.append(move)
         return played, []
 
-    def _variations(self, before: Position, item: RawMove, ply: int) -> tuple[tuple[PdnMove, ...], ...]:
+    def _variations(
+        self, before: Position, item: RawMove, ply: int, earlier: tuple[list[Position], list[Move]]
+    ) -> tuple[tuple[PdnMove, ...], ...]:
         lines: list[tuple[PdnMove, ...]] = []
         for variation in item.variations:
-            moves, _ = self._replay_line(before, variation, in_variation=True, first_ply=ply)
+            moves, _ = self._replay_line(before, variation, in_variation=True, first_ply=ply, earlier=earlier)
             lines.append(tuple(moves))
         return tuple(lines)
 
@@ -438,6 +456,16 @@ class _Replay:
 def _start_position(variant_id: str) -> Position:
     """The start position of a variant, built once (positions are immutable)."""
     return Position.start(get_variant(variant_id))
+
+
+def _move_texts(items: list[RawMove | RawStop]) -> list[str]:
+    """The texts of the moves up to the first stop (broken text)."""
+    texts: list[str] = []
+    for item in items:
+        if isinstance(item, RawStop):
+            break
+        texts.append(item.text)
+    return texts
 
 
 def _texts(items: list[RawMove | RawStop]) -> list[str]:

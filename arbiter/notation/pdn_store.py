@@ -27,6 +27,7 @@ from arbiter.notation.pdn import PdnReader, ReadOptions
 from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
 from arbiter.notation.pdn_variant import tag_value
 from arbiter.referee.record import (
+    TIME_CALL_PREFIX,
     GameOutcome,
     GameRecord,
     MoveRecord,
@@ -123,6 +124,11 @@ def engine_comment(move: MoveRecord) -> tuple[str, ...]:
     return (" ".join(parts),) if parts else ()
 
 
+def time_call_comments(move: MoveRecord) -> tuple[str, ...]:
+    """The "Time" the referee called on a move at an ACF jump limit, as a comment on that move."""
+    return tuple(warning for warning in move.warnings if warning.startswith(TIME_CALL_PREFIX))
+
+
 def record_tags(
     record: GameRecord,
     result: str,
@@ -169,7 +175,12 @@ def record_pdn_game(
     played = record_moves(record).moves if moves is None else tuple(moves)
     result = pdn_result(record)
     pdn_moves = tuple(
-        PdnMove(text=stored.text, move=move, comments=engine_comment(stored), clock=stored.clock)
+        PdnMove(
+            text=stored.text,
+            move=move,
+            comments=engine_comment(stored) + time_call_comments(stored),
+            clock=stored.clock,
+        )
         for stored, move in zip(record.moves, played, strict=False)
     )
     return PdnGame(

@@ -85,7 +85,11 @@ class AlphaBetaPlayer(Player):
     def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
         search = self.search_for(request)
         result = search.search(
-            request.position, request.history, control, lambda iteration: info(info_line(iteration))
+            request.position,
+            request.history,
+            control,
+            lambda iteration: info(info_line(iteration)),
+            request.legal_moves(),
         )
         score = result.score
         self.hopeless_searches = self.hopeless_searches + 1 if score < -self.resign_score else 0

@@ -34,9 +34,9 @@ def material_after(position: Position, move: Move) -> int:
     return -balance if plays_to_lose(position.variant) else balance
 
 
-def greedy_choices(position: Position) -> list[Move]:
-    """Every legal move that reaches the best material balance."""
-    scored = [(material_after(position, m), m) for m in position.legal_moves()]
+def greedy_choices(position: Position, moves: list[Move] | None = None) -> list[Move]:
+    """Every legal move (of ``moves``, if given) that reaches the best material balance."""
+    scored = [(material_after(position, m), m) for m in (position.legal_moves() if moves is None else moves)]
     best = max(score for score, _ in scored)
     return [m for score, m in scored if score == best]
 
@@ -46,8 +46,8 @@ class GreedyPlayer(RandomPlayer):
 
     name = "greedy"
 
-    def candidates(self, position: Position) -> list[Move]:
-        return greedy_choices(position)
+    def candidates(self, position: Position, moves: list[Move] | None = None) -> list[Move]:
+        return greedy_choices(position, moves)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,8 @@ from arbiter.players.control import GoMode, SearchControl
 from arbiter.players.hub_text import HubLine, format_hub_line, parse_hub_line
 from arbiter.players.level import DEFAULT_LEVEL, LevelError, parse_level
 from arbiter.players.player import Decision, ParamError, ParamSpec, Player, ThinkRequest
-from arbiter.rules import VARIANTS, HubPositionError, Position, Variant
+from arbiter.rules import VARIANTS, HubPositionError, Move, Position, Variant, get_variant
+from arbiter.rules.variants import move_option_variants
 
 
 @dataclass
@@ -39,7 +40,9 @@ _QueueItem = tuple[HubLine, _OpenSearch | None] | None  # None: stdin is closed
 
 
 def _variant_param() -> ParamSpec:
-    ids = tuple(VARIANTS)
+    # The variants, then those with an option that changes the moves (draw-rule options are told as
+    # the base variant: the referee keeps them).
+    ids = (*VARIANTS, *move_option_variants())
     default = "english" if "english" in VARIANTS else ids[0]
     return ParamSpec("variant", "enum", default, choices=ids, help="the variant to play")
 
@@ -51,6 +54,8 @@ def _variant_named(name: str) -> Variant | None:
     for variant in VARIANTS.values():
         if variant.hub_name == name:
             return variant
+    if name in move_option_variants():
+        return get_variant(name)
     return None
 
 
@@ -68,6 +73,7 @@ class HubEngine:
         self.level = DEFAULT_LEVEL
         self.position: Position | None = None  # None: the variant's start position
         self.history: tuple[Position, ...] = ()
+        self.moves: tuple[Move, ...] = ()  # the moves from each position of ``history`` to the next
         self.position_error: str | None = None
         self.moves_given = 0  # moves listed in the last ``pos`` command
         self.own_moves = 0  # searches answered since ``new-game``
@@ -81,7 +87,8 @@ class HubEngine:
         if name == "variant":
             variant = _variant_named(text.strip())
             if variant is None:
-                raise ParamError(f"param variant: {text!r} is not one of {' '.join(VARIANTS)}")
+                choices = " ".join(self.variant_spec.choices)
+                raise ParamError(f"param variant: {text!r} is not one of {choices}")
             if variant.id != self.variant.id:
                 self.variant = variant
                 self._reset_position()
@@ -95,6 +102,7 @@ class HubEngine:
     def _reset_position(self) -> None:
         self.position = None
         self.history = ()
+        self.moves = ()
         self.position_error = None
         self.moves_given = 0
 
@@ -242,6 +250,7 @@ class HubEngine:
                 self.error(self.position_error)
                 return
         history: list[Position] = []
+        played: list[Move] = []
         tokens = (line.get("moves") or "").split()
         for index, token in enumerate(tokens, start=1):
             try:
@@ -251,9 +260,11 @@ class HubEngine:
                 self.error(self.position_error)
                 return
             history.append(position)
+            played.append(move)
             position = position.play(move)
         self.position = position
         self.history = tuple(history)
+        self.moves = tuple(played)
         self.moves_given = len(tokens)
 
     def _go(self, line: HubLine, search: _OpenSearch) -> None:
@@ -284,8 +295,7 @@ class HubEngine:
         if self.position_error is not None:
             self.error(f"go: no position to search ({self.position_error})")
             return Decision(None)
-        moves = position.legal_moves()
-        if not moves:
+        if not position.legal_moves():
             self.error(f"go: the side to move has no legal move in {position.hub()}")
             return Decision(None)
         request = ThinkRequest(
@@ -294,7 +304,9 @@ class HubEngine:
             level=self.level,
             draw_offered=line.has_flag("draw-offered"),
             game_ply=max(self.moves_given, 2 * self.own_moves),
+            moves=self.moves,
         )
+        moves = request.legal_moves()
         try:
             return self.player.think(request, control, self.write)
         except Exception as exc:  # a failing player still moves

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from arbiter.players.control import SearchControl
 from arbiter.players.level import Level
-from arbiter.rules import Move, Position
+from arbiter.rules import History, Move, Position
 
 ParamValue = bool | int | float | str
 
@@ -77,6 +77,14 @@ class ThinkRequest:
     level: Level
     draw_offered: bool  # the opponent offered a draw with its last move
     game_ply: int  # plies played so far in this game, as far as the engine can tell
+    moves: tuple[Move, ...] = ()  # the move played from each of ``history`` (the last one to ``position``)
+
+    def legal_moves(self) -> list[Move]:
+        """The moves the player may choose: the position's legal moves, less those a rule on earlier
+        moves forbids (Frisian's king-move limit), as far as the moves given show them."""
+        if self.position.variant.history_filter is None or len(self.moves) != len(self.history):
+            return self.position.legal_moves()
+        return History((*self.history, self.position), self.moves).legal_moves()
 
 
 @dataclass(frozen=True)

@@ -37,12 +37,13 @@ class RandomPlayer(Player):
         if name == "seed" and isinstance(value, int):
             self.rng = seeded_rng(value)
 
-    def candidates(self, position: Position) -> list[Move]:
-        """The moves to choose among, uniformly: every legal move."""
-        return position.legal_moves()
+    def candidates(self, position: Position, moves: list[Move] | None = None) -> list[Move]:
+        """The moves to choose among, uniformly: every legal move (``moves``, where a rule on earlier
+        moves narrows the position's)."""
+        return position.legal_moves() if moves is None else moves
 
     def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
-        return Decision(self.rng.choice(self.candidates(request.position)))
+        return Decision(self.rng.choice(self.candidates(request.position, request.legal_moves())))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -100,6 +100,7 @@ class AlphaBetaSearch:
         # Score of the side to move when it has no move, before the distance from the root is applied.
         self.no_move_sign = 1 if plays_to_lose(variant) else -1
         self.mule_rules = variant.has_mules
+        self.optional_capture = variant.optional_capture
         self.table: dict[_Key, _Entry] = {}
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
@@ -120,11 +121,15 @@ class AlphaBetaSearch:
         history: Sequence[Position],
         control: SearchControl,
         on_iteration: Callable[[Iteration], None] | None = None,
+        root_moves: Sequence[Move] | None = None,
     ) -> SearchResult:
-        """The best move found within the control's limits; ``position`` must have a legal move."""
+        """The best move found within the control's limits; ``position`` must have a legal move.
+
+        ``root_moves`` narrows the moves searched at the root (a rule on earlier moves, as Frisian's
+        king-move limit, may forbid some of the position's legal moves)."""
         if position.variant.id != self.variant.id:
             raise ValueError(f"this search plays {self.variant.id}, not {position.variant.id}")
-        root_moves = position.legal_moves()
+        root_moves = position.legal_moves() if root_moves is None else list(root_moves)
         if not root_moves:
             raise ValueError(f"no legal move to search in {position.fen()}")
         self._control = control
@@ -253,7 +258,8 @@ class AlphaBetaSearch:
             return self.no_move_sign * (MATE - ply)
         if self.mule_rules and side_loses(w if turn == 0 else b, m, moves) is not None:
             return -(MATE - ply)
-        is_capture = moves[0][2] != 0
+        # A forced capture is searched through; where capturing is optional, quiet moves stand beside it.
+        is_capture = moves[0][2] != 0 and not self.optional_capture
         if (depth <= 0 and not is_capture) or ply >= MAX_PLY:
             return self.evaluator.evaluate(w, b, k, turn, m)
 

@@ -42,6 +42,7 @@ from arbiter.referee.clock import ClockLoss, JumpSituation, MoveBudget, MoveOutc
 from arbiter.referee.forfeits import termination_for
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import (
+    TIME_CALL_PREFIX,
     EngineInfo,
     GameOutcome,
     GameRecord,
@@ -251,8 +252,7 @@ class Referee:
     async def _turn(self) -> None:
         game = self.game
         color = game.turn
-        position = game.position
-        legal = position.legal_moves()
+        legal = game.legal_moves()  # with the rules on earlier moves (Frisian's king-move limit)
         clock = self.clocks[color]
         if self.setup.rules.auto_forced_moves and len(legal) == 1:
             clock.start_move(time.monotonic())
@@ -265,7 +265,8 @@ class Referee:
             jump = JumpSituation(len(legal))
         draw_offered = self._offer_to is color
         self._offer_to = None
-        base = self._opening_base if self._stable_base[color] else self._recent_base
+        recent = self._with_history_rule(self._recent_base)
+        base = self._opening_base if self._stable_base[color] else recent
         budget = clock.start_move(time.monotonic(), jump)
         try:
             handle = await self.engines[color].begin_search(
@@ -288,6 +289,17 @@ class Referee:
         if result is not None:
             self._done_at = go_at + result.elapsed
             self._judge(turn, result)
+
+    def _with_history_rule(self, base: _SearchBase) -> _SearchBase:
+        """A base far enough back for the engine to apply the variant's rule on earlier moves itself
+        (Frisian's king-move limit looks six plies back, past the man moves that move the base on)."""
+        game = self.game
+        back = game.variant.history_plies
+        if not back or game.ply - base.ply >= back:
+            return base
+        ply = max(0, game.ply - back)
+        position = game.positions[ply]
+        return _SearchBase(ply, position.hub(), tuple(position.mule_squares()))
 
     async def _await_move(self, turn: _Turn) -> SearchResult | None:
         """The engine's answer, or None when the game ended while waiting (the reason is recorded)."""
@@ -356,7 +368,8 @@ class Referee:
         position = self.game.position
         text = result.move or ""
         try:
-            move = parse_hub(position, text)
+            allowed = self.game.legal_moves() if self.game.variant.history_filter is not None else None
+            move = parse_hub(position, text, allowed)
         except MoveTextError as error:
             self._note_turn_warnings(turn)
             self._end(
@@ -469,7 +482,7 @@ class Referee:
         """Record "Time", called at the jump limit, as a warning of the move."""
         if turn.budget.jump_limit is not None:
             turn.warnings.append(
-                f"Time: called at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
+                f"{TIME_CALL_PREFIX} at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
             )
 
     def _note_turn_warnings(self, turn: _Turn) -> None:

@@ -252,6 +252,10 @@ class OpeningRecord(_Model):
     """The opening's forced moves in PDN; they also appear in ``GameRecord.moves`` (``from_opening``)."""
 
 
+TIME_CALL_PREFIX = "Time: called"
+"""How a move's warning starts when the referee called "Time" at an ACF jump limit."""
+
+
 class MoveRecord(_Model):
     ply: int = Field(ge=1)
     side: Side

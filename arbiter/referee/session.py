@@ -21,6 +21,7 @@ from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, Termination, Winner
 from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
+from arbiter.rules.variants import engine_variant
 
 
 async def play_game_from_configs(
@@ -52,7 +53,8 @@ async def play_game_from_configs(
         engines[color] = create_engine(config, stderr_log=log, comm_log=(comm_logs or {}).get(config.name))
     try:
         opened = await asyncio.gather(
-            *(engine.open(prepared.variant.id) for engine in engines.values()), return_exceptions=True
+            *(engine.open(engine_variant(prepared.variant.id)) for engine in engines.values()),
+            return_exceptions=True,
         )
         failures: dict[Color, EngineFault] = {}
         for color, outcome in zip(engines, opened, strict=True):

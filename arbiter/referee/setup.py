@@ -14,7 +14,7 @@ from arbiter.notation.movetext import MoveTextError, parse_pdn
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.timecontrol import TimeControl
-from arbiter.rules import Color, Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules import Color, Game, Move, Position, UnknownVariantError, Variant, get_variant
 
 
 class GameSetupError(ValueError):
@@ -71,12 +71,20 @@ class GameSetup:
             raise GameSetupError(f"start position {self.start_fen!r}: {error}") from None
         moves: list[Move] = []
         position = start
+        # The rules on earlier moves (Frisian's king-move limit) judge the opening too.
+        game = Game(variant, start) if variant.history_filter is not None else None
         for number, text in enumerate(self.opening.moves if self.opening else [], start=1):
+            name = f" {self.opening.name!r}" if self.opening and self.opening.name else ""
             try:
                 move = parse_pdn(position, text)
             except MoveTextError as error:
-                name = f" {self.opening.name!r}" if self.opening and self.opening.name else ""
                 raise GameSetupError(f"opening{name}, move {number} ({text!r}): {error}") from None
+            if game is not None and game.end is None:
+                refused = game.refusal(move)
+                if refused is not None:
+                    where = f"opening{name}, move {number} ({text!r})"
+                    raise GameSetupError(f"{where} is not allowed in {position.fen()}: {refused}")
+                game.play(move)
             moves.append(move)
             position = position.play(move)
         return PreparedGame(variant, start, tuple(moves))

@@ -1,6 +1,6 @@
 """The rules core: variants, positions, legal moves, game end and draw rules. Pure, no I/O."""
 
-from arbiter.rules.game import EndReason, Game, GameEnd, RuleCounter
+from arbiter.rules.game import EndReason, Game, GameEnd, History, RuleCounter
 from arbiter.rules.geometry import Color
 from arbiter.rules.perft import divide, perft
 from arbiter.rules.position import HubPositionError, Move, Piece, Position
@@ -13,6 +13,7 @@ __all__ = [
     "EndReason",
     "Game",
     "GameEnd",
+    "History",
     "HubPositionError",
     "Move",
     "Piece",

@@ -9,6 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arbiter.rules.position import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,12 +56,19 @@ class MaterialRule:
     """A draw ``plies`` plies after a material situation arises, unless the game is decided first.
 
     The count starts when ``applies`` first holds; a later man move does not reset it; a capture that
-    makes a new situation restarts it.
+    makes a new situation restarts it, and so does a crowning with ``restart_on_crowning`` (the Russian
+    counts run while "the balance of forces" stands: no capture, no man crowned). ``where``, if given,
+    is a further condition on the position (the Russian main-road rule: where the lone king stands).
     """
 
     name: str
     plies: int
     applies: Callable[[Material], bool]
+    restart_on_crowning: bool = False
+    where: Callable[[Position], bool] | None = None
+
+    def holds(self, position: Position, material: Material) -> bool:
+        return self.applies(material) and (self.where is None or self.where(position))
 
 
 DrawRule = Repetition | NoProgressRule | MaterialRule
@@ -105,3 +116,15 @@ def lone_king_against_kings(material: Material, kings: int, at_least: bool = Fal
 def one_piece_each(material: Material) -> bool:
     m = material
     return m.white_men + m.white_kings == 1 and m.black_men + m.black_kings == 1
+
+
+def kings_on_both_sides(material: Material, fewest: int, most: int) -> bool:
+    """Both sides have a king, and between ``fewest`` and ``most`` pieces are on the board in all."""
+    m = material
+    pieces = m.white_men + m.white_kings + m.black_men + m.black_kings
+    return m.white_kings > 0 and m.black_kings > 0 and fewest <= pieces <= most
+
+
+def one_king_each(material: Material) -> bool:
+    m = material
+    return m.white_men == m.black_men == 0 and m.white_kings == m.black_kings == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -53,6 +54,22 @@ class RuleCounter:
     running: bool = True  # False while a material rule's situation does not hold
 
 
+@dataclass(frozen=True)
+class History:
+    """A stretch of a game as an engine is told it: the positions, oldest first and the current one
+    last, and the moves between them. Its legal moves apply the rules on earlier moves as far as the
+    stretch shows them (Frisian's king-move limit needs the last six plies)."""
+
+    positions: Sequence[Position]
+    moves: Sequence[Move]
+
+    def legal_moves(self) -> list[Move]:
+        position = self.positions[-1]
+        moves = position.legal_moves()
+        history_filter = position.variant.history_filter
+        return history_filter(self, moves) if history_filter is not None and moves else moves
+
+
 class Game:
     """A sequence of legal moves from a start position, with the variant's game-end and draw rules."""
 
@@ -72,7 +89,8 @@ class Game:
         self._material_since: dict[str, int | None] = {}
         for rule in variant.draw_rules:
             if isinstance(rule, MaterialRule):
-                self._material_since[rule.name] = 0 if rule.applies(self.start.material()) else None
+                holds = rule.holds(self.start, self.start.material())
+                self._material_since[rule.name] = 0 if holds else None
         self.end: GameEnd | None = self._judge()
 
     @property
@@ -93,6 +111,13 @@ class Game:
         history_filter = self.variant.history_filter
         return history_filter(self, moves) if history_filter is not None and moves else moves
 
+    def refusal(self, move: Move) -> str | None:
+        """Why a move legal in the position is not allowed by the rules on earlier moves, or None."""
+        if self.variant.history_filter is None or move in self.legal_moves():
+            return None
+        rule = self.variant.history_rule or "the rules on earlier moves"
+        return f"it breaks {rule}"
+
     def is_irreversible(self, move: Move) -> bool:
         """Whether playing ``move`` now makes every earlier position unreachable: a capture, or a man's
         step forward (a man's sideways step, in Turkish, can be undone)."""
@@ -104,10 +129,9 @@ class Game:
         if self.end is not None:
             raise ValueError(f"the game is over: {self.end.describe()}")
         before = self.position
-        if self.variant.history_filter is not None and move not in self.legal_moves():
-            raise ValueError(
-                f"{move.path} is not allowed here by the {self.variant.id} rules on earlier moves"
-            )
+        refused = self.refusal(move)
+        if refused is not None:
+            raise ValueError(f"{move.path} is not allowed here by the {self.variant.id} rules: {refused}")
         irreversible = self.is_irreversible(move)
         after = before.play(move)
         moved_man = not before.kings & move.raw[0]
@@ -125,11 +149,10 @@ class Game:
         material = after.material()
         for rule in self.variant.draw_rules:
             if isinstance(rule, MaterialRule):
-                applies = rule.applies(material)
                 since = self._material_since[rule.name]
-                if not applies:
+                if not rule.holds(after, material):
                     self._material_since[rule.name] = None
-                elif since is None or move.is_capture:
+                elif since is None or move.is_capture or (move.crowns and rule.restart_on_crowning):
                     self._material_since[rule.name] = self.ply
         self.end = self._judge()
         return self.end

@@ -81,8 +81,13 @@ class MoveGenerator:
 
     # ------------------------------------------------------------------ captures
 
-    def captures(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
-        """Every legal capture of the side to move, after the variant's capture-choice rule."""
+    def captures(
+        self, white: int, black: int, kings: int, turn: int, every_path: bool = False
+    ) -> list[RawMove]:
+        """Every legal capture of the side to move, after the variant's capture-choice rule.
+
+        Two sequences with the same start, end and captured set are one move, unless ``every_path``
+        (for perft counted the other way: one move per path)."""
         if turn == 0:
             own, opp = white, black
         else:
@@ -122,6 +127,8 @@ class MoveGenerator:
         if len(found) == 1:
             path, _, taken, crowned = found[0]
             return [(1 << path[0], 1 << path[-1], taken, crowned, path)]
+        if every_path:
+            return [(1 << path[0], 1 << path[-1], taken, crowned, path) for path, _, taken, crowned in found]
         unique: dict[tuple[int, int, int], RawMove] = {}
         for path, _, taken, crowned in found:
             key = (path[0], path[-1], taken)
@@ -343,6 +350,80 @@ class MoveGenerator:
         return len(caps) if caps else self.count_quiet_moves(white, black, kings, turn)
 
 
+class KillerGenerator(MoveGenerator):
+    """Killer draughts: a capture that ends by taking a king ends on the square right behind it.
+
+    Applied to the sequences the plain search finds, so the other variants' search pays nothing."""
+
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        self.unit_steps = frozenset(self.king_capture_offsets)
+
+    def _capture_tree(
+        self,
+        start: int,
+        is_king: bool,
+        turn: int,
+        occ: int,
+        opp: int,
+        kings: int,
+        out: list[_Found],
+    ) -> None:
+        first = len(out)
+        super()._capture_tree(start, is_king, turn, occ, opp, kings, out)
+        units = self.unit_steps
+        # The last piece taken is a king: the landing square must be one step beyond it.
+        out[first:] = [f for f in out[first:] if not (kings >> f[1][-1]) & 1 or f[0][-1] - f[1][-1] in units]
+
+
+class OptionalCaptureGenerator(MoveGenerator):
+    """Capturing is optional: the captures (by the variant's capture rules) and every quiet move."""
+
+    def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        return self.captures(white, black, kings, turn) + self.quiet_moves(white, black, kings, turn)
+
+    def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        captures = len(self.captures(white, black, kings, turn))
+        return captures + self.count_quiet_moves(white, black, kings, turn)
+
+
+class CrowningWinsGenerator(MoveGenerator):
+    """Breakthrough: once a side has a king, the game is over, so its opponent has no move."""
+
+    def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
+        if (black if turn == 0 else white) & kings:
+            return []
+        return super().legal_moves(white, black, kings, turn)
+
+    def count_legal_moves(self, white: int, black: int, kings: int, turn: int) -> int:
+        if (black if turn == 0 else white) & kings:
+            return 0
+        return super().count_legal_moves(white, black, kings, turn)
+
+
+class _CrowningWinsOptionalCapture(CrowningWinsGenerator, OptionalCaptureGenerator):
+    pass
+
+
+class _KillerOptionalCapture(KillerGenerator, OptionalCaptureGenerator):
+    pass
+
+
+def generator_for(variant: Variant) -> MoveGenerator:
+    """The move generator of a variant: killer's bounds where a king lands, breakthrough's stops the
+    game at the first king, optional capture adds the quiet moves; the others' is the plain one,
+    which pays for none of these."""
+    if variant.killer:
+        return _KillerOptionalCapture(variant) if variant.optional_capture else KillerGenerator(variant)
+    if variant.crowning_wins and variant.optional_capture:
+        return _CrowningWinsOptionalCapture(variant)
+    if variant.crowning_wins:
+        return CrowningWinsGenerator(variant)
+    if variant.optional_capture:
+        return OptionalCaptureGenerator(variant)
+    return MoveGenerator(variant)
+
+
 def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> tuple[int, int, int]:
     """The bitboards after ``move``; the side to move then passes to the opponent."""
     fb, tb, cm, crowns, _ = move
@@ -352,10 +433,11 @@ def apply_raw(white: int, black: int, kings: int, turn: int, move: RawMove) -> t
     else:
         black = (black & ~fb) | tb
         white &= ~cm
+    # Captured pieces leave first: a Turkish king may end its move where it took a piece earlier.
     if kings & fb:
-        kings = (kings & ~fb) | tb
-    elif crowns:
-        kings |= tb
+        return white, black, (kings & ~cm & ~fb) | tb
+    if crowns:
+        return white, black, (kings & ~cm) | tb
     return white, black, kings & ~cm
 
 
@@ -363,6 +445,7 @@ def mules_after(mules: int, move: RawMove) -> int:
     """The mules (Mule checkers) once ``move`` is played: a mule moves with its mark (lost if it is
     crowned), and captured mules leave the board."""
     start, end, captured, crowns, _ = move
+    mules &= ~captured
     if mules & start:
         mules = (mules & ~start) | (0 if crowns else end)
-    return mules & ~captured
+    return mules

@@ -10,7 +10,7 @@ from enum import StrEnum
 from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.draws import Material
 from arbiter.rules.geometry import Color
-from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw, mules_after
+from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw, generator_for, mules_after
 from arbiter.rules.variant import Notation, Variant
 
 
@@ -100,7 +100,7 @@ def _build_tables(variant: Variant) -> _Tables:
     black_to_move = rng.getrandbits(64)
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
-    return _Tables(MoveGenerator(variant), keys, black_to_move, mule_keys)  # type: ignore[arg-type]
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys)  # type: ignore[arg-type]
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:

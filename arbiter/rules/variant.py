@@ -112,12 +112,23 @@ class Variant:
     empty_back_rows: int = 0  # Turkish: the men start one row in from each edge
     notation: Notation = Notation.NUMERIC
     history_filter: HistoryFilter | None = field(default=None, compare=False)
+    # The history rule in words, for the referee's verdict, and how many plies back it looks: a client
+    # that sends an engine a position with the moves after it sends at least that many.
+    history_rule: str = ""
+    history_plies: int = 0
     options: tuple[str, ...] = ()  # the named rule options applied, e.g. ("iyt-draws",)
     no_move_outcome: NoMoveOutcome = NoMoveOutcome.LOSS
     pdn_gametype: int | None = None
     hub_name: str | None = None
     capture_filter: CaptureFilter | None = field(default=None, compare=False)
     mule_rows: int = 0  # Mule checkers: the men on this many back rows of each side start as mules
+    # Killer draughts: a king whose capture ends by taking a king stops on the square right behind it.
+    killer: bool = False
+    # Breakthrough: the first to crown wins, so a side whose opponent has a king has no move.
+    crowning_wins: bool = False
+    # The source texts' variation where capturing is optional: quiet moves stay legal beside captures
+    # (a capture, once chosen, follows the variant's capture rules).
+    optional_capture: bool = False
     end_rule: EndRule | None = field(default=None, compare=False)
 
     @property

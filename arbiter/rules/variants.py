@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from arbiter.rules.breakthrough import breakthrough_end
 from arbiter.rules.draws import (
     Material,
     MaterialRule,
@@ -19,13 +20,15 @@ from arbiter.rules.draws import (
     Repetition,
     international_five_move,
     international_sixteen_move,
+    kings_on_both_sides,
     lone_king_against,
     lone_king_against_kings,
+    one_king_each,
     one_piece_each,
 )
 from arbiter.rules.geometry import DIAGONALS, FORWARD_DIAGONALS, ORTHOGONALS, Color, Geometry
 from arbiter.rules.mule import mule_end
-from arbiter.rules.position import Move
+from arbiter.rules.position import Move, Position
 from arbiter.rules.variant import (
     CaptureChoice,
     CaptureRemoval,
@@ -46,18 +49,21 @@ class UnknownVariantError(ValueError):
 
 
 def italian_priorities(sequences: Sequence[CaptureSequence]) -> Sequence[CaptureSequence]:
-    """Italian capture priorities after "most pieces": capture with a king; most kings; a king earliest."""
+    """Italian capture priorities after "most pieces": capture with a king; most kings; kings earliest."""
     chosen = list(sequences)
     if any(s.by_king for s in chosen):
         chosen = [s for s in chosen if s.by_king]
     most_kings = max(sum(s.kings_captured) for s in chosen)
     chosen = [s for s in chosen if sum(s.kings_captured) == most_kings]
 
-    def first_king(s: CaptureSequence) -> int:
-        return next((i for i, king in enumerate(s.kings_captured) if king), len(s.kings_captured))
+    # "A king earliest": where the kings are met, first to last, as the federation's rule and the
+    # published Italian perft order them (the first king alone does not decide between 1st-and-3rd
+    # and 1st-and-2nd).
+    def kings_met(s: CaptureSequence) -> tuple[int, ...]:
+        return tuple(i for i, king in enumerate(s.kings_captured) if king)
 
-    earliest = min(first_king(s) for s in chosen)
-    return [s for s in chosen if first_king(s) == earliest]
+    earliest = min(kings_met(s) for s in chosen)
+    return [s for s in chosen if kings_met(s) == earliest]
 
 
 CaptureValue = Callable[[CaptureSequence], tuple[int, int]]
@@ -136,6 +142,36 @@ def _lone_king_against_two(material: Material) -> bool:
     return lone_king_against(material, 2)
 
 
+def _lone_king_against_three(material: Material) -> bool:
+    return lone_king_against(material, 3)
+
+
+def _two_or_three_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 2, 3)
+
+
+def _four_or_five_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 4, 5)
+
+
+def _six_or_seven_pieces_with_kings(material: Material) -> bool:
+    return kings_on_both_sides(material, 6, 7)
+
+
+def _main_road(position: Position) -> int:
+    """The bits of the long diagonal a1-h8 of an 8x8 board (the Russian "main road")."""
+    g = position.variant.geometry
+    squares = [g.square_from_algebraic(f"{chr(ord('a') + i)}{i + 1}") for i in range(g.height)]
+    return g.bits_of([s for s in squares if s is not None])
+
+
+def _lone_king_on_main_road(position: Position) -> bool:
+    # The side with a lone king (the material test has found one): its king stands on the main road.
+    black_lone = not position.black & ~position.kings and position.black.bit_count() == 1
+    lone = position.black if black_lone else position.white
+    return bool(lone & _main_road(position))
+
+
 # ---------------------------------------------------------------------------------------- variants
 
 ENGLISH_DRAWS = (Repetition(), NoProgressRule("40-move rule", 80))
@@ -143,10 +179,23 @@ IYT_DRAWS = (Repetition(), NoProgressRule("50-move rule", 100, Progress.CAPTURE_
 # The endgame counts come first: three kings against one arises only at the start or by a capture or
 # a crowning, which also restarts the king-only count, so both reach 15 moves together and the game
 # names the more particular rule.
+# The Russian counts of the "balance of forces" (FMJD rules for Russian draughts, 7.2.6, and the Russian
+# federation's): with kings on both sides and neither a capture nor a crowning, a draw after 5 moves
+# each in 2- and 3-piece endings, 30 in 4- and 5-piece and 60 in 6- and 7-piece endings; and a lone king
+# on the main road (a1-h8) against three pieces with a king holds out for 5 moves.
 RUSSIAN_DRAWS = (
     Repetition(),
     MaterialRule("15-move rule, three kings against one", 30, _three_or_more_kings_against_one),
-    MaterialRule("5-move rule", 10, _lone_king_against_two),
+    MaterialRule(
+        "main road rule",
+        10,
+        _lone_king_against_three,
+        restart_on_crowning=True,
+        where=_lone_king_on_main_road,
+    ),
+    MaterialRule("5-move rule", 10, _two_or_three_pieces_with_kings, restart_on_crowning=True),
+    MaterialRule("30-move rule", 60, _four_or_five_pieces_with_kings, restart_on_crowning=True),
+    MaterialRule("60-move rule", 120, _six_or_seven_pieces_with_kings, restart_on_crowning=True),
     NoProgressRule("15-move rule", 30),
 )
 
@@ -338,9 +387,17 @@ FRISIAN = replace(
     man_captures=DIAGONALS + ORTHOGONALS,
     king_captures=DIAGONALS + ORTHOGONALS,
     capture_choice=CaptureChoice.FREE,
-    draw_rules=(MaterialRule("7-move rule", 14, _two_kings_against_one),),
+    draw_rules=(
+        MaterialRule("7-move rule", 14, _two_kings_against_one),
+        MaterialRule("one king against one", 0, one_king_each),
+    ),
     capture_filter=frisian_value,
     history_filter=frisian_king_limit,
+    history_rule=(
+        "the king-move limit (one king may not make more than three non-capturing moves in a row while "
+        "its side has men)"
+    ),
+    history_plies=6,
     pdn_gametype=40,
     hub_name="frisian",
 )
@@ -354,6 +411,29 @@ ANTIDRAUGHTS = replace(
     draw_rules=(Repetition(),),
     pdn_gametype=None,
     hub_name="losing",
+)
+
+KILLER = replace(
+    INTERNATIONAL,
+    id="killer",
+    title="Killer draughts",
+    summary="International rules; a king whose capture ends by taking a king stops right behind it",
+    killer=True,
+    pdn_gametype=None,
+    hub_name="killer",
+)
+
+BREAKTHROUGH = replace(
+    INTERNATIONAL,
+    id="bt",
+    title="Breakthrough draughts",
+    summary="International rules; the first side to crown a man wins",
+    crowning_wins=True,
+    end_rule=breakthrough_end,
+    # No king ever moves (the first crowning ends the game), so only repetition can draw.
+    draw_rules=(Repetition(),),
+    pdn_gametype=None,
+    hub_name="bt",
 )
 
 VARIANTS: dict[str, Variant] = {
@@ -373,6 +453,8 @@ VARIANTS: dict[str, Variant] = {
         SPARSE,
         CROWDED,
         MULE,
+        KILLER,
+        BREAKTHROUGH,
     )
 }
 
@@ -409,6 +491,22 @@ OPTIONS: dict[str, tuple[tuple[str, ...], str, Callable[[Variant], Variant]]] = 
         "the value rule counts a king as a man and a half (two kings tie with three men)",
         lambda v: replace(v, capture_filter=frisian_value_one_and_a_half),
     ),
+    # The variation of the international rules text (seeds/001): "capturing pieces isn't mandatory".
+    "optional-capture": (
+        # Every variant but the losing ones (see REFUSED_OPTIONS).
+        ("english", "international", "russian", "brazilian", "italian", "canadian", "turkish", "pool")
+        + ("frisian", "sparse", "crowded", "mule", "killer", "bt"),
+        "capturing is optional: a player may make a quiet move instead (a capture follows the usual rules)",
+        lambda v: replace(v, optional_capture=True),
+    ),
+}
+
+# Options that a variant does not take because they make no sense there, with the reason.
+REFUSED_OPTIONS: dict[tuple[str, str], str] = {
+    ("optional-capture", "anti"): "in a losing game the compulsory capture is how a player gives pieces "
+    "away; with captures optional no one need ever take",
+    ("optional-capture", "antidraughts"): "in a losing game the compulsory capture is how a player gives "
+    "pieces away; with captures optional no one need ever take",
 }
 
 
@@ -421,6 +519,9 @@ def get_variant(name: str) -> Variant:
         known = ", ".join(VARIANTS)
         raise UnknownVariantError(f"unknown variant {name!r}; known variants: {known}") from None
     for option in options:
+        refused = REFUSED_OPTIONS.get((option, base))
+        if refused is not None:
+            raise UnknownVariantError(f"option {option!r} makes no sense for {base}: {refused}")
         if option not in OPTIONS or base not in OPTIONS[option][0]:
             valid = [o for o, (ids, _, _) in OPTIONS.items() if base in ids]
             raise UnknownVariantError(
@@ -430,3 +531,28 @@ def get_variant(name: str) -> Variant:
     if options:
         variant = replace(variant, id="+".join([base, *options]), options=tuple(options))
     return variant
+
+
+# Options that change only how a game may be drawn, never a move: the referee keeps those rules, so
+# engines are told the base variant. Any other option changes the moves and is told as the full id.
+DRAW_ONLY_OPTIONS = frozenset({"iyt-draws", "no-one-against-one-draw", "no-endgame-rules", "no-13-move-rule"})
+
+
+def engine_variant(name: str) -> str:
+    """The variant to tell engines for ``name``: the base id with the options that change moves, so
+    ``english+iyt-draws`` is told as ``english`` and ``turkish+crown-continues`` as itself (an engine
+    must declare it)."""
+    variant = get_variant(name)
+    base = variant.id.split("+", 1)[0]
+    return "+".join([base, *(o for o in variant.options if o not in DRAW_ONLY_OPTIONS)])
+
+
+def move_option_variants() -> list[str]:
+    """Every variant id with one option that changes the moves (``turkish+crown-continues``), for
+    engines that play them to declare."""
+    return [
+        f"{base}+{option}"
+        for option, (bases, _, _) in OPTIONS.items()
+        if option not in DRAW_ONLY_OPTIONS
+        for base in bases
+    ]

@@ -38,6 +38,7 @@ from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termin
 from arbiter.referee.session import start_failure_record
 from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
+from arbiter.rules.variants import engine_variant
 from arbiter.store import (
     Event,
     EventKind,
@@ -421,7 +422,7 @@ class TournamentRunner:
         engine = create_engine(config, stderr_log=log, comm_log=comm_log)
         engine.comm_log.context = game
         pool[name] = engine
-        await engine.open(self.config.variant)
+        await engine.open(engine_variant(self.config.variant))
         return engine
 
     async def _play(self, game: PlannedGame, pool: dict[str, EngineClient]) -> tuple[GameRecord, list[Event]]:

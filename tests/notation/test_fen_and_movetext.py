@@ -27,6 +27,19 @@ def test_fen_reads_kings_ranges_either_colour_first_and_a_trailing_period() -> N
     assert Position.from_fen(ENGLISH, a.fen()) == a
 
 
+def test_fen_range_of_kings_may_mark_both_ends() -> None:
+    # dctl's published test positions write a range of kings as K31-K50; it reads as K31-50.
+    both = Position.from_fen(INTERNATIONAL, "W:WK31-K50:BK1-K20")
+    assert both == Position.from_fen(INTERNATIONAL, "W:WK31-50:BK1-20")
+    assert both.squares(Piece.WHITE_KING) == list(range(31, 51))
+    assert both.squares(Piece.BLACK_KING) == list(range(1, 21))
+
+
+def test_fen_range_with_a_king_at_one_end_and_a_mule_at_the_other_is_refused() -> None:
+    with pytest.raises(FenError, match="not a square number or range"):
+        Position.from_fen(get_variant("mule"), "B:WK21-M24:B1")
+
+
 @pytest.mark.parametrize(
     ("fen", "message"),
     [

@@ -88,3 +88,17 @@ def test_checking_tinsley_lists_its_three_faulty_games() -> None:
         "checked 1 file(s): 724 game(s), 721 replayed without fault (36,106 plies), 3 with faults "
         "(1 illegal move, 2 syntax)"
     )
+
+
+def test_a_frisian_game_that_breaks_the_king_move_limit_is_a_fault_at_that_ply(tmp_path: Path) -> None:
+    # White's king goes 1-6-1-6 while Black moves its man; the fourth king move 6-1 is illegal.
+    path = tmp_path / "frisian.pdn"
+    moves = "1. 1-6 22-27 2. 6-1 27-32 3. 1-6 32-38 4. 6-1 *"
+    path.write_text(f'[GameType "40"]\n[FEN "W:WK1,9:BK35,22"]\n{moves}\n')
+    run = arbiter("pdn", "check", path)
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[0] == (
+        f"{path}:3:43: game 1, ply 7: illegal move: 6-1 is not allowed for White in W:WK6,9:BK35,38: "
+        "it breaks the king-move limit (one king may not make more than three non-capturing moves in a "
+        "row while its side has men); allowed moves: 9-3, 9-4"
+    )

@@ -147,11 +147,33 @@ def test_a_short_capture_that_fits_two_sequences_is_ambiguous_and_the_full_path_
     (fault,) = ambiguous.faults
     assert fault.kind is FaultKind.AMBIGUOUS_MOVE
     assert fault.reason == (
-        f"10x26 fits 2 capture sequences in {fen} (10x17x26, 10x19x26); the full path is needed"
+        f"10x26 fits 2 capture sequences in {fen} (10x17x26, 10x19x26); each of them lets the rest of "
+        "the game replay, so the full path is needed"
     )
     for path in ("10x17x26", "10x19x26"):
         exact = one(f'[GameType "21"]\n[FEN "{fen}"]\n{path} *\n')
         assert exact.ok and "x".join(map(str, exact.moves[0].move.path)) == path
+
+
+def test_an_ambiguous_short_capture_is_the_one_after_which_the_rest_of_the_game_replays() -> None:
+    # 10x26 by 17 takes 14 and 22; by 19 it takes 15 and 23, after which White must capture 30x23.
+    # White's answer 15-10 is legal only after 10x17x26, so that is the move.
+    fen = "B:W14-15,18,21-23,30:B6-8,10,12-13"
+    game = one(f'[GameType "21"]\n[FEN "{fen}"]\n10x26 15-10 *\n')
+    assert game.ok, game.faults
+    assert game.moves[0].move.path == (10, 17, 26)
+    assert game.notes == (
+        "ply 1: 10x26 fits 2 capture sequences (10x17x26, 10x19x26); 10x17x26 is the one after which "
+        "the rest of the game replays",
+    )
+
+
+def test_an_ambiguous_short_capture_after_which_no_sequence_replays_is_reported_with_both() -> None:
+    fen = "B:W14-15,18,21-23,30:B6-8,10,12-13"
+    game = one(f'[GameType "21"]\n[FEN "{fen}"]\n10x26 1-5 *\n')
+    (fault,) = game.faults
+    assert fault.kind is FaultKind.AMBIGUOUS_MOVE
+    assert "(10x17x26, 10x19x26); none of them lets the rest of the game replay" in fault.reason
 
 
 def test_a_king_ring_capture_may_be_written_going_round_either_way() -> None:

@@ -9,6 +9,7 @@ from players_hub_driver import EngineProcess, fields_of
 
 from arbiter.notation.movetext import format_hub, parse_hub
 from arbiter.rules import VARIANTS, Position, get_variant
+from arbiter.rules.variants import move_option_variants
 
 ENGINES = ["random", "greedy", "alphabeta"]
 DRAW_PLIES = 130  # beyond the ply where alphabeta starts offering draws in level positions
@@ -45,7 +46,7 @@ def test_handshake_names_the_engine_lists_every_variant_then_waits(engine: str) 
             fields_of(line)[1]["name"]: fields_of(line)[1] for line in hello if line.startswith("param ")
         }
         assert params["variant"]["type"] == "enum"
-        assert params["variant"]["values"].split() == list(VARIANTS)
+        assert params["variant"]["values"].split() == [*VARIANTS, *move_option_variants()]
         assert hello[-1] == "wait"
 
 
@@ -348,3 +349,18 @@ def test_each_engine_module_has_a_main_that_explains_itself(
     module = importlib.import_module(f"arbiter.players.{engine}")
     assert module.main(["--help"]) == 0
     assert "Hub" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_engines_obey_the_frisian_king_move_limit_shown_by_the_moves_given(engine: str) -> None:
+    # White's king has gone 1-6-1-6 (Black's man moves in between): it may not move a fourth time, so
+    # only the man on 9 may move, although the position alone allows the king's moves too.
+    start = Position.from_fen(get_variant("frisian"), "W:WK1,9:BK35,22")
+    with EngineProcess(engine) as hub:
+        hub.handshake(variant="frisian")
+        for seed in range(1, 6):
+            hub.send("new-game")
+            if engine != "alphabeta":
+                hub.send(f"set-param name=seed value={seed}")
+            done = hub.search(start.hub(), "1-6 22-27 6-1 27-32 1-6 32-38", level="depth=2")
+            assert move_of(done) in ("9-3", "9-4")

@@ -128,3 +128,18 @@ def test_when_neither_engine_starts_the_game_stays_unfinished() -> None:
     record = play(game_setup(), missing, missing.model_copy(update={"name": "also-missing"}))
     assert ending(record.outcome) == (Winner.UNFINISHED, Termination.START_FAILURE)
     assert record.outcome is not None and "neither engine could be started" in record.outcome.reason
+
+
+def test_a_move_the_frisian_king_move_limit_forbids_loses_as_an_illegal_move_named_by_the_rule() -> None:
+    # White's king goes 1-6-1-6 while Black moves its man: a fourth quiet move of that king is illegal
+    # although the position alone allows it. It loses the game; the referee does not stop with an error.
+    white = scripted("white", "--moves", "1-6 6-1 1-6 6-1")
+    black = scripted("black", "--moves", "22-27 27-32 32-38")
+    record = play(game_setup(variant="frisian", fen="W:WK1,9:BK35,22"), white, black)
+    assert record.outcome is not None
+    assert record.outcome.termination is Termination.ILLEGAL_MOVE
+    assert record.outcome.winner is Winner.BLACK
+    assert len(record.moves) == 6
+    assert "'6-1' is not allowed" in record.outcome.reason
+    assert "king-move limit" in record.outcome.reason
+    assert "allowed moves: 9-3, 9-4" in record.outcome.reason

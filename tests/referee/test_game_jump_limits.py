@@ -14,6 +14,9 @@ from pathlib import Path
 import pytest
 from referee_games import game_setup, play, received, scripted, slow_on_capture
 
+from arbiter.notation.pdn import read_pdn_text
+from arbiter.notation.pdn_store import record_pdn_game
+from arbiter.notation.pdn_writer import format_game
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.referee.settings import RefereeRules
 
@@ -137,3 +140,12 @@ def test_quiet_moves_are_told_the_whole_clock(tmp_path: Path) -> None:
         assert [moves for moves, _ in levels] == [30, 29, 28]
         before = [18.0, *clocks[:-1]]
         assert [seconds for _, seconds in levels] == pytest.approx(before, abs=0.0006)
+
+
+def test_a_time_call_is_written_in_the_pdn_as_a_comment_on_that_move() -> None:
+    white = slow_on_capture("white", 0.9)  # Time at 0.6 s, lost at 1.2 s
+    record = play(game_setup("acf scale=0.01", fen=PLAYS_ON, rules=FOUR_PLIES), white, scripted("black"))
+    [warning] = record.moves[0].warnings
+    [game] = read_pdn_text(format_game(record_pdn_game(record)))
+    assert warning in game.moves[0].comments
+    assert all(not any(c.startswith("Time") for c in move.comments) for move in game.moves[1:])

@@ -198,3 +198,54 @@ def test_the_time_control_help_states_the_margin_and_its_default() -> None:
     result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "300"})
     assert result.exit_code == 0
     assert "margin=S" in result.output and "default 0" in result.output
+
+
+@pytest.mark.parametrize("seed", [9, 10, 11])
+def test_bundled_engines_keep_the_frisian_king_move_limit_in_a_whole_game(seed: int) -> None:
+    # The audit's game: a king and a man against a man and a king. The engines are told enough of the
+    # game to see the limit, keep it, and the game ends by the rules, never by an illegal move.
+    engine = f"{sys.executable} -m arbiter.players.random --param seed={seed}"
+    args = ["play", "-q", "-v", "frisian", "--fen", "W:WK28,46:B1,K5", "--tc", "depth=1"]
+    result = runner.invoke(app, [*args, "--max-plies", "200", engine, engine])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: ")
+    assert "illegal" not in result.output
+
+
+def test_a_variant_with_a_draw_rule_option_is_played_as_its_base_variant_by_the_engines() -> None:
+    # english+iyt-draws changes no move: engines are told "english"; the referee keeps the 50-move rule.
+    args = ["play", "-q", "-v", "english+iyt-draws", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, "random", "random"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: "), result.output
+
+
+def test_an_option_that_changes_the_moves_is_told_to_engines_that_offer_it() -> None:
+    args = ["play", "-q", "-v", "turkish+crown-continues", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, "random", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: "), result.output
+
+
+def test_an_engine_that_does_not_offer_an_option_that_changes_the_moves_cannot_play_it() -> None:
+    # The scripted engine offers the plain variants only.
+    args = ["play", "-q", "-v", "turkish+crown-continues", "--tc", "depth=1", "--max-plies", "20"]
+    result = runner.invoke(app, [*args, scripted_command(), "random"])
+    assert "cannot play variant 'turkish+crown-continues'" in result.output, result.output
+    assert "its rule option changes the moves, so the engine must offer 'turkish+crown-continues'" in (
+        result.output
+    )
+
+
+def test_the_bundled_engines_play_with_optional_capture() -> None:
+    args = ["play", "-q", "-v", "english+optional-capture", "--tc", "depth=2", "--max-plies", "30"]
+    result = runner.invoke(app, [*args, "alphabeta", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: ") and "illegal" not in result.output, result.output
+
+
+def test_optional_capture_for_a_losing_game_is_refused_with_the_reason() -> None:
+    result = runner.invoke(app, ["play", "-q", "-v", "anti+optional-capture", "random", "random"])
+    assert result.exit_code != 0
+    assert "option 'optional-capture' makes no sense for anti" in result.output
+    assert "Traceback" not in result.output

@@ -33,6 +33,24 @@ def test_an_illegal_opening_move_is_a_setup_error_naming_the_move() -> None:
         setup.prepare()
 
 
+def test_a_frisian_opening_that_breaks_the_king_move_limit_is_a_setup_error() -> None:
+    moves = ["1-6", "22-27", "6-1", "27-32", "1-6", "32-38", "6-1"]
+    setup = GameSetup("frisian", DEPTH, start_fen="W:WK1,9:BK35,22", opening=OpeningRecord(moves=moves))
+    with pytest.raises(
+        GameSetupError,
+        match=r"move 7 \('6-1'\) is not allowed in W:WK6,9:BK35,38: it breaks the king-move limit",
+    ):
+        setup.prepare()
+    assert (
+        len(
+            GameSetup("frisian", DEPTH, start_fen="W:WK1,9:BK35,22", opening=OpeningRecord(moves=moves[:6]))
+            .prepare()
+            .opening_moves
+        )
+        == 6
+    )
+
+
 def test_a_bad_start_position_or_variant_is_a_setup_error() -> None:
     with pytest.raises(GameSetupError, match="start position 'W:W99:B1'"):
         GameSetup("english", DEPTH, start_fen="W:W99:B1").prepare()

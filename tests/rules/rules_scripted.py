@@ -65,3 +65,16 @@ def play_quiet_king_moves(game: Game, plies: int) -> None:
     for move in line:
         assert game.end is None, f"game ended early at ply {game.ply}: {game.end}"
         game.play(move)
+
+
+def play_quiet_man_move(game: Game) -> None:
+    """Play a man move of the side to move that neither captures nor crowns and leaves the opponent no
+    capture (the first such in square order): it resets the king-only counts and changes nothing else."""
+    position = game.position
+    for move in sorted(game.legal_moves(), key=move_order):
+        if move.is_capture or move.crowns or is_king_move(position, move):
+            continue
+        if not position.play(move).has_capture():
+            game.play(move)
+            return
+    raise AssertionError(f"no quiet man move in {position.fen()}")

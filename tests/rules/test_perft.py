@@ -149,3 +149,50 @@ def test_bulk_counting_agrees_with_listing_the_moves(variant_id: str) -> None:
             if not moves:
                 break
             position = position.play(rng.choice(moves))
+
+
+def test_a_capture_may_end_on_its_start_square_fmjd() -> None:
+    # FMJD: the capturing piece may pass its start square again and end there (one of the source
+    # rule texts says it may not). The man on 38 takes 32, 22, 23 and 33 and is back on 38.
+    position = Position.from_fen(get_variant("international"), "W:W38:B22,23,32,33")
+    [move] = position.legal_moves()
+    assert move.start == move.end == 38 and move.captured == frozenset({22, 23, 32, 33})
+    # English: a king may do the same (11 round 6, 7, 14 and 15).
+    [ring] = Position.from_fen(get_variant("english"), "W:WK11:B6,7,14,15").legal_moves()
+    assert ring.start == ring.end == 11 and len(ring.captured) == 4
+
+
+def test_perft_counts_a_capture_once_and_count_paths_once_per_path() -> None:
+    # Each ring can be run both ways round: one move, two paths.
+    for variant_id, fen in (("international", "W:W38:B22,23,32,33"), ("english", "W:WK11:B6,7,14,15")):
+        position = Position.from_fen(get_variant(variant_id), fen)
+        assert perft(position, 1) == 1
+        assert perft(position, 1, count_paths=True) == 2
+        assert perft(position, 2, count_paths=True) == 2 * perft(position, 2)
+        assert [n for _, n in divide(position, 2, count_paths=True)] == [2 * perft(position, 2)]
+
+
+def test_count_paths_agrees_where_no_capture_has_two_paths() -> None:
+    start = Position.start(get_variant("english"))
+    assert [perft(start, d, count_paths=True) for d in range(1, 7)] == ENGLISH_START_COUNTS[:6]
+
+
+def test_perft_command_counts_paths_when_asked() -> None:
+    from typer.testing import CliRunner
+
+    from arbiter.cli import app
+
+    args = ["perft", "-v", "english", "--fen", "W:WK11:B6,7,14,15", "-d", "1", "--divide"]
+    once = CliRunner().invoke(app, args)
+    paths = CliRunner().invoke(app, [*args, "--count-paths"])
+    assert once.exit_code == paths.exit_code == 0, once.output + paths.output
+    assert "total 1 leaves at depth 1" in once.output
+    assert "total 2 leaves at depth 1" in paths.output
+
+
+def test_count_paths_keeps_the_variants_own_move_rules() -> None:
+    # Breakthrough: nothing after a crowning; optional capture: the quiet moves beside the ring capture.
+    breakthrough = Position.from_fen(get_variant("bt"), "W:W6,40:B45,15")
+    assert perft(breakthrough, 2, count_paths=True) == perft(breakthrough, 2) == 4
+    ring = Position.from_fen(get_variant("english+optional-capture"), "W:WK11:B6,7,14,15")
+    assert (perft(ring, 1), perft(ring, 1, count_paths=True)) == (3, 4)

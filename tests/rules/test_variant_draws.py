@@ -6,7 +6,7 @@ test checks that the game is still on one ply before.
 
 from __future__ import annotations
 
-from rules_scripted import counter, game_from, play, play_quiet_king_moves
+from rules_scripted import counter, game_from, play, play_quiet_king_moves, play_quiet_man_move
 
 from arbiter.rules import EndReason, Game
 
@@ -59,6 +59,70 @@ def test_russian_five_move_rule_king_and_man_against_king_runs_through_man_moves
     assert_drawn_by(game, "5-move rule", 10)
 
 
+def test_russian_five_move_rule_king_against_king() -> None:
+    game = game_from("russian", "W:WKc1:BKf8")
+    play_quiet_king_moves(game, 9)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "5-move rule", 10)
+
+
+def test_russian_five_move_rule_restarts_when_a_man_is_crowned() -> None:
+    # King and man against king: the man crowns at ply 5 and the balance of forces changes.
+    game = game_from("russian", "W:WKh2,c7:BKa1")
+    play_quiet_king_moves(game, 4)
+    assert counter(game, "5-move rule").count == 4
+    play(game, "c7-d8")
+    assert counter(game, "5-move rule").count == 0
+    play_quiet_king_moves(game, 9)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "5-move rule", 15)
+
+
+def test_russian_main_road_rule_lone_king_on_the_long_diagonal_against_three_pieces() -> None:
+    # Black's lone king keeps to a1-h8 (h8, g7); White has a king and two men: a draw after 5 moves each.
+    game = game_from("russian", "B:WKa5,c1,e1:BKh8")
+    play(game, "h8-g7", "e1-f2", "g7-h8", "f2-e3", "h8-g7", "e3-f4", "g7-h8", "c1-d2", "h8-g7")
+    assert game.end is None
+    play(game, "d2-e3")
+    assert_drawn_by(game, "main road rule", 10)
+
+
+def test_russian_main_road_rule_does_not_count_off_the_main_road() -> None:
+    game = game_from("russian", "B:WKa5,c1,e1:BKh6")
+    assert not counter(game, "main road rule").running
+    play(game, "h6-g7")
+    assert counter(game, "main road rule").count == 0 and counter(game, "main road rule").running
+
+
+def test_russian_thirty_move_rule_four_or_five_pieces_with_kings_on_both_sides() -> None:
+    # Man moves keep the 15-move king-only count short; neither a capture nor a crowning happens.
+    game = game_from("russian", "W:WKe1,g3,c3:BKd8,a7")
+    play_quiet_king_moves(game, 20)
+    play_quiet_man_move(game)
+    play_quiet_man_move(game)
+    play_quiet_king_moves(game, 20)
+    play_quiet_man_move(game)
+    play_quiet_man_move(game)
+    play_quiet_king_moves(game, 15)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "30-move rule", 60)
+
+
+def test_russian_sixty_move_rule_six_or_seven_pieces_with_kings_on_both_sides() -> None:
+    game = game_from("russian", "W:WKd2,h2,f2:BKc7,a7,c5,e7")
+    for kings in (24, 26, 26, 26):
+        play_quiet_king_moves(game, kings)
+        play_quiet_man_move(game)
+        play_quiet_man_move(game)
+    play_quiet_king_moves(game, 9)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, "60-move rule", 120)
+
+
 def test_brazilian_uses_the_russian_endgame_counts_and_the_option_turns_them_off() -> None:
     game = game_from("brazilian", "W:WKa7,Kb6,Kb4:BKg7")
     play_quiet_king_moves(game, 29)
@@ -109,3 +173,12 @@ def test_iyt_fifty_move_rule_draws_at_ply_100_and_man_moves_do_not_reset_it() ->
     assert game.end is None
     play_quiet_king_moves(game, 1)
     assert_drawn_by(game, "50-move rule", 100)
+
+
+def test_frisian_one_king_against_one_is_a_draw_at_once() -> None:
+    assert_drawn_by(game_from("frisian", "W:WK1:BK50"), "one king against one", 0)
+    # A capture that leaves one king each ends the game there.
+    game = game_from("frisian", "W:WK46:BK5,41")
+    assert game.end is None
+    play(game, "46x37")
+    assert_drawn_by(game, "one king against one", 1)

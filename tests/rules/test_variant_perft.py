@@ -11,6 +11,9 @@ captured pieces are one move):
 - Frisian: that thread (post of 6 May 2010, rules as here: n kings weigh between 2n-1 and 2n men, a
   king must capture at equal value), as collected in dctl's board10x10.cpp. The first kings appear at
   depth 7, so depth 7 also checks crowning and king moves.
+- Italian positions: Ed Gilbert's three test positions from the FMJD forum's alternative game rules
+  thread, as collected in dctl (test/src/ai/traversal/italian/gilbert.cpp). The third has kings on
+  both sides and pins the last capture priority (where the kings are met, first to last).
 - Canadian: the "Perft on large boards" thread of the FMJD forum, as collected in dctl's large.cpp.
 
 Depth 8 is where Russian (929899) and pool (929896) first differ: Russian men crowned in mid-capture go
@@ -57,3 +60,17 @@ def test_perft_from_the_start_position(variant_id: str, counts: list[int]) -> No
 def test_frisian_counts_each_capture_once_where_pydraughts_counts_each_path() -> None:
     # pydraughts gives 3880 at depth 4: it lists some captures once per path. The move sets agree.
     assert perft(Position.start(get_variant("frisian")), 4) == 3874
+
+
+# Ed Gilbert's Italian positions (square numbers as here) and their published counts.
+GILBERT_ITALIAN = [
+    ("W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3", [5, 13, 42, 107, 360, 1099, 3736, 12495]),
+    ("B:W30,21,22,17,20,K6:B25,28,9,5,1,3", [6, 47, 271, 1916, 10810, 73137]),
+    ("W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4", [13, 112, 828, 6756, 46241, 368908, 2468110]),
+]
+
+
+@pytest.mark.parametrize(("fen", "counts"), GILBERT_ITALIAN)
+def test_italian_perft_of_ed_gilberts_positions(fen: str, counts: list[int]) -> None:
+    position = Position.from_fen(get_variant("italian"), fen)
+    assert [perft(position, d) for d in range(1, len(counts) + 1)] == counts

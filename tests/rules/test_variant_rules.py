@@ -6,7 +6,7 @@ import pytest
 
 from arbiter.notation.movetext import format_pdn, parse_pdn
 from arbiter.rules import Color, EndReason, Game, Move, Position, get_variant
-from arbiter.rules.variants import OPTIONS, UnknownVariantError
+from arbiter.rules.variants import OPTIONS, UnknownVariantError, engine_variant
 
 
 def moves_of(variant_id: str, fen: str) -> list[Move]:
@@ -119,6 +119,14 @@ def test_italian_king_captured_earliest_comes_last() -> None:
     assert [(m.path, m.captured) for m in moves] == [((15, 24, 31), frozenset({20, 28}))]
 
 
+def test_italian_kings_captured_earliest_compares_every_king_not_just_the_first() -> None:
+    # Both captures take three pieces, two of them kings, with a king, and both meet a king first:
+    # 3x10 (kings 7 and 15, man 14) meets the kings 1st and 2nd, 4x9 (king 7, man 14, king 13) 1st
+    # and 3rd. Only 3x10 is legal.
+    moves = moves_of("italian", "W:WK3,K4,5,17,20,K27,K28:BK7,K13,14,K15,21,24")
+    assert [(m.start, m.end) for m in moves] == [(3, 10)]
+
+
 # ---------------------------------------------------------------------------------------- Turkish
 
 
@@ -152,6 +160,16 @@ def test_turkish_man_reaching_the_back_row_mid_capture_is_crowned_when_the_move_
 def test_turkish_crown_continues_option_goes_on_capturing_as_a_king() -> None:
     # With the option the man is crowned on d8 at once and, as a flying king, goes on over g8 to h8.
     assert named("turkish+crown-continues", "W:Wd6:Bd7,g8") == {("d6", "d8", "h8", "x", "d7", "g8")}
+
+
+@pytest.mark.parametrize("variant_id", ["turkish", "turkish+crown-continues"])
+def test_turkish_king_ending_its_capture_where_it_took_a_piece_stays_a_king(variant_id: str) -> None:
+    # c8 takes c7 first (it leaves the board at once), goes round by c5, g5, g7 and e7, and ends on c7.
+    position = Position.from_fen(get_variant(variant_id), "W:WKc8:Bc7,d7,f7,g6,f5,Ka1")
+    move = parse_pdn(position, "c8xc5xg5xg7xe7xc7")
+    after = position.play(move)
+    assert after.fen() == "B:WKc7:BKa1"
+    assert after.zobrist == Position.from_fen(position.variant, "B:WKc7:BKa1").zobrist
 
 
 def test_turkish_one_piece_against_one_is_a_draw_by_default() -> None:
@@ -214,7 +232,7 @@ def test_frisian_king_may_not_make_a_fourth_quiet_move_in_a_row() -> None:
     for text in ["1-6", "22-27", "6-1", "27-32", "1-6", "32-38"]:
         game.play(parse_pdn(game.position, text))
     assert {(m.start, m.end) for m in game.legal_moves()} == {(9, 3), (9, 4)}
-    with pytest.raises(ValueError, match="earlier moves"):
+    with pytest.raises(ValueError, match="king-move limit"):
         game.play(parse_pdn(game.position, "6-1"))
 
 
@@ -335,3 +353,35 @@ def test_unknown_variant_or_option_lists_the_choices() -> None:
         "no-13-move-rule",
         "king-one-and-a-half",
     }
+
+
+def test_engines_are_told_the_base_variant_for_options_that_change_only_draw_rules() -> None:
+    assert engine_variant("english+iyt-draws") == "english"
+    assert engine_variant("brazilian+no-endgame-rules") == "brazilian"
+    assert engine_variant("turkish+crown-continues") == "turkish+crown-continues"
+    assert engine_variant("turkish+no-one-against-one-draw+crown-continues") == "turkish+crown-continues"
+    assert engine_variant("international") == "international"
+
+
+def test_optional_capture_option_lets_a_player_make_a_quiet_move_instead_of_a_capture() -> None:
+    # The man on 32 may take 27 or step to 28; the man on 40 may step too.
+    plain = {(m.start, m.end) for m in moves_of("international", "W:W32,40:B27")}
+    optional = {(m.start, m.end) for m in moves_of("international+optional-capture", "W:W32,40:B27")}
+    assert plain == {(32, 21)}
+    assert optional == {(32, 21), (32, 28), (40, 34), (40, 35)}
+    # A capture, once chosen, still follows the variant's capture rule (here: the most pieces).
+    assert {
+        len(m.captured) for m in moves_of("international+optional-capture", "W:W32:B27,17,28") if m.captured
+    } == {2}
+
+
+@pytest.mark.parametrize("variant_id", ["anti", "antidraughts"])
+def test_optional_capture_is_refused_for_losing_games_with_the_reason(variant_id: str) -> None:
+    with pytest.raises(
+        UnknownVariantError, match=f"option 'optional-capture' makes no sense for {variant_id}: "
+    ):
+        get_variant(f"{variant_id}+optional-capture")
+
+
+def test_optional_capture_changes_the_moves_so_engines_are_told_it() -> None:
+    assert engine_variant("english+optional-capture") == "english+optional-capture"

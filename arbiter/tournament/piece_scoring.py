@@ -1,0 +1,94 @@
+"""Piece-count scoring: the winner of a game scores the number of pieces it still has on the board.
+
+One of the source rule texts (``seeds/001``, "Keeping Score for Multiple Rounds") offers it beside the
+usual points: "the winner's score is equal to the number of pieces they still have on the board". A
+loser scores nothing, and so does either side of a draw (the text scores winners only). The pieces are
+counted in the final position, which is replayed from the game's record; a game won on time, by
+resignation or by adjudication is scored by the pieces on the board when it stopped.
+
+It makes no sense where a player wins by having no pieces or no move left (anti-checkers and
+antidraughts: the winner would score nothing for the best result), and those are refused with the
+reason. Mule checkers counts mules as pieces, since they are pieces on the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from arbiter.notation.fen import FenError
+from arbiter.notation.movetext import MoveTextError, parse_hub
+from arbiter.referee.record import GameRecord, Winner
+from arbiter.rules import Color, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.variant import NoMoveOutcome
+
+PIECE_SCORING = "pieces"
+
+
+class PieceScoringError(ValueError):
+    """Piece-count scoring asked for where it makes no sense, or a game it cannot score."""
+
+
+def piece_scoring_refusal(variant: Variant) -> str | None:
+    """Why piece-count scoring makes no sense for ``variant``, or None when it does."""
+    if variant.no_move_outcome is NoMoveOutcome.WIN:
+        return (
+            f"piece-count scoring makes no sense for {variant.id}: there a player wins by losing all "
+            "its pieces or being left without a move, so the winner would score nothing"
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class PieceScore:
+    """What one finished game is worth to each side under piece-count scoring."""
+
+    white: int
+    black: int
+
+
+def piece_score(record: GameRecord) -> PieceScore | None:
+    """The game's piece-count score, or None when it has no result. Raises PieceScoringError for a
+    variant where the scoring makes no sense or a record whose moves do not replay."""
+    try:
+        variant = get_variant(record.variant)
+    except UnknownVariantError as error:
+        raise PieceScoringError(str(error)) from None
+    refusal = piece_scoring_refusal(variant)
+    if refusal is not None:
+        raise PieceScoringError(refusal)
+    if record.winner is Winner.UNFINISHED:
+        return None
+    if record.winner is Winner.DRAW:
+        return PieceScore(0, 0)
+    game = f"{record.white.name} - {record.black.name}"
+    try:
+        position = Position.from_fen(variant, record.start_fen)
+    except (FenError, ValueError) as error:
+        raise PieceScoringError(f"{game}: start position {record.start_fen!r}: {error}") from None
+    for stored in record.moves:
+        try:
+            position = position.play(parse_hub(position, stored.hub))
+        except MoveTextError as error:
+            raise PieceScoringError(
+                f"{game}, ply {stored.ply} ({stored.text}) does not replay: {error}"
+            ) from None
+    if record.winner is Winner.WHITE:
+        return PieceScore(_pieces(position, Color.WHITE), 0)
+    return PieceScore(0, _pieces(position, Color.BLACK))
+
+
+def _pieces(position: Position, color: Color) -> int:
+    return (position.white if color is Color.WHITE else position.black).bit_count()
+
+
+def piece_points(records: Iterable[GameRecord]) -> dict[str, int]:
+    """Each player's total under piece-count scoring, over the games that have a result."""
+    totals: dict[str, int] = {}
+    for record in records:
+        score = piece_score(record)
+        if score is None:
+            continue
+        totals[record.white.name] = totals.get(record.white.name, 0) + score.white
+        totals[record.black.name] = totals.get(record.black.name, 0) + score.black
+    return totals
