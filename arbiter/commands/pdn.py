@@ -147,7 +147,7 @@ def export_command(
 ) -> None:
     """Write every stored game of a tournament as PDN; unfinished games have the result `*`."""
     try:
-        with TournamentStore.open(database, create=False) as store:
+        with TournamentStore.open(database, read_only=True) as store:
             exported = export_tournament(store, tournament)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -14,7 +14,7 @@ from arbiter.notation.movetext import MoveTextError, parse_pdn
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.timecontrol import TimeControl
-from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules import Game, Move, Position, UnknownVariantError, Variant, get_variant
 
 
 class GameSetupError(ValueError):
@@ -66,4 +66,9 @@ class GameSetup:
                 raise GameSetupError(f"opening{name}, move {number} ({text!r}): {error}") from None
             moves.append(move)
             position = position.play(move)
+        over = Game(variant, position).end
+        if over is not None:
+            # A game decided before either engine moves (an empty board, say) tests nothing.
+            where = "after the opening" if moves else f"start position {position.fen()!r}"
+            raise GameSetupError(f"{where}: the game is already over ({over.describe()})")
         return PreparedGame(variant, start, tuple(moves))

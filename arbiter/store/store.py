@@ -83,14 +83,18 @@ class TournamentStore:
         self._writer = writer
 
     @classmethod
-    def open(cls, path: Path | str, *, create: bool = True) -> TournamentStore:
+    def open(
+        cls, path: Path | str, *, create: bool = True, read_only: bool = False, check: bool = True
+    ) -> TournamentStore:
         """Open the database at `path`, creating it when missing and `create` is set.
 
-        Raises `StoreNotFoundError` for a missing file (without `create`) and `StoreVersionError` for a
-        file that is not an arbiter database of this schema version.
+        Raises `StoreNotFoundError` for a missing file (without `create`), `StoreVersionError` for a
+        file that is not an arbiter database of this schema version, `StoreDamagedError` when SQLite
+        finds damaged pages, and (unless `read_only`) `StoreReadOnlyError` for a file it cannot write.
+        `check` False skips the damage check (a reader opening the file again after every game).
         """
         path = Path(path)
-        reader, writer = open_engines(path, create=create)
+        reader, writer = open_engines(path, create=create and not read_only, read_only=read_only, check=check)
         return cls(path, reader, writer)
 
     def close(self) -> None:
@@ -105,10 +109,15 @@ class TournamentStore:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """A session whose work is committed as one transaction, or not at all."""
-        with Session(self._writer) as session, session.begin():
-            yield session
+    def _write(self, what: str = "the change") -> Iterator[Session]:
+        """A session whose work is committed as one transaction, or not at all.
+
+        SQLite's failures (a full disk, a damaged page) become `StoreError` naming the file."""
+        try:
+            with Session(self._writer) as session, session.begin():
+                yield session
+        except DBAPIError as exc:
+            raise StoreError(f"{self.path}: {what} not stored: {exc.orig}") from exc
 
     # --- tournaments --------------------------------------------------------------------------------
 
@@ -233,7 +242,7 @@ class TournamentStore:
         columns = game_columns(tournament_id, planned, record)
         key = columns["game_key"]
         try:
-            with self._write() as session:
+            with self._write(f"game {key} of tournament {tournament_id}") as session:
                 tournament = self._tournament_row(session, tournament_id)
                 existing = session.exec(
                     select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
