@@ -239,37 +239,13 @@ class TournamentStore:
         transaction is rolled back and `StoreError` says which game was not stored.
         """
         _check_fits(planned, record)
-        columns = game_columns(tournament_id, planned, record)
-        key = columns["game_key"]
+        key = str(planned.key)
         try:
             with self._write(f"game {key} of tournament {tournament_id}") as session:
                 tournament = self._tournament_row(session, tournament_id)
-                existing = session.exec(
-                    select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
-                ).first()
-                if existing is None:
-                    game = GameRow(**columns)
-                    session.add(game)
-                    session.flush()
-                else:
-                    if existing.finished:
-                        raise GameAlreadyRecordedError(self.path, tournament_id, key)
-                    game = existing
-                    for name, value in columns.items():
-                        setattr(game, name, value)
-                    session.execute(delete(MoveRow).where(col(MoveRow.game_id) == game.id))
-                    session.flush()
-                assert game.id is not None
-                if record.moves:
-                    # Core executemany: the ORM's per-row bookkeeping would cost more than the insert itself.
-                    connection = session.connection()
-                    connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
-                if events:
-                    session.connection().execute(
-                        _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
-                    )
+                game_id = self._store_game(session, tournament_id, planned, record, events)
                 tournament.updated_at = now().isoformat()
-                return game.id
+                return game_id
         except SQLAlchemyError as exc:
             # The transaction was rolled back: nothing of this game is stored. The driver's message
             # says why without the statement and its hundreds of parameters.
@@ -277,6 +253,81 @@ class TournamentStore:
             raise StoreError(
                 f"{self.path}: game {key} of tournament {tournament_id} not stored: {reason}"
             ) from exc
+
+    def record_games(self, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]) -> list[int]:
+        """Store several games in one transaction (an import's batch): all of them, or none; return
+        their row ids. Each is stored as `record_game` stores it."""
+        for planned, record in games:
+            _check_fits(planned, record)
+        what = f"{len(games)} game(s) of tournament {tournament_id}"
+        try:
+            with self._write(what) as session:
+                tournament = self._tournament_row(session, tournament_id)
+                ids = [
+                    self._store_game(session, tournament_id, planned, record, ()) for planned, record in games
+                ]
+                tournament.updated_at = now().isoformat()
+                return ids
+        except SQLAlchemyError as exc:
+            reason = exc.orig if isinstance(exc, DBAPIError) else exc
+            raise StoreError(f"{self.path}: {what} not stored: {reason}") from exc
+
+    def _store_game(
+        self,
+        session: Session,
+        tournament_id: int,
+        planned: PlannedGame,
+        record: GameRecord,
+        events: Sequence[Event],
+    ) -> int:
+        columns = game_columns(tournament_id, planned, record)
+        key = columns["game_key"]
+        existing = session.exec(
+            select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
+        ).first()
+        if existing is None:
+            game = GameRow(**columns)
+            session.add(game)
+            session.flush()
+        else:
+            if existing.finished:
+                raise GameAlreadyRecordedError(self.path, tournament_id, key)
+            game = existing
+            for name, value in columns.items():
+                setattr(game, name, value)
+            session.execute(delete(MoveRow).where(col(MoveRow.game_id) == game.id))
+            session.flush()
+        assert game.id is not None
+        if record.moves:
+            # Core executemany: the ORM's per-row bookkeeping would cost more than the insert itself.
+            connection = session.connection()
+            connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
+        if events:
+            session.connection().execute(
+                _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
+            )
+        return game.id
+
+    def add_players(self, tournament_id: int, names: Sequence[str]) -> None:
+        """Seat more players after the last one (an import meeting new names as it reads)."""
+        with self._write(f"players of tournament {tournament_id}") as session:
+            self._tournament_row(session, tournament_id)
+            seated = session.exec(
+                select(EngineRow.name).where(EngineRow.tournament_id == tournament_id)
+            ).all()
+            seat = len(seated)
+            for name in names:
+                if name in seated:
+                    continue
+                seat += 1
+                session.add(EngineRow(tournament_id=tournament_id, seat=seat, name=name, engine_id=None))
+
+    def set_labels(self, tournament_id: int, *, variant: str, time_control: str) -> None:
+        """Name a tournament's variant and time control again (an import, once it has read every game)."""
+        with self._write(f"tournament {tournament_id}") as session:
+            row = self._tournament_row(session, tournament_id)
+            row.variant = variant
+            row.time_control = time_control
 
     def finished_keys(self, tournament_id: int) -> set[GameKey]:
         """The keys of the games that have a result: what a resumed run must not play again."""
