@@ -78,5 +78,31 @@ def make_stored_event(folder: Path) -> Path:
 
 
 def finished_games(database: Path) -> int:
-    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
-        return int(db.execute("SELECT count(*) FROM game WHERE finished = 1").fetchone()[0])
+    """Finished games stored (0 while the database is being made)."""
+    try:
+        with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+            return int(db.execute("SELECT count(*) FROM game WHERE finished = 1").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def write_random_games(path: Path, count: int, seed: int = 19) -> None:
+    """A PDN file of `count` random legal English games (40 to 100 plies), for databases of some size."""
+    import random
+
+    from arbiter.notation.pdn_model import result_text
+    from arbiter.notation.pdn_writer import format_game, game_record
+    from arbiter.rules import Game, get_variant
+
+    variant = get_variant("english")
+    chance = random.Random(seed)
+    with path.open("w", encoding="utf-8") as out:
+        for number in range(count):
+            game = Game(variant)
+            length = chance.randint(40, 100)
+            while game.end is None and len(game.moves) < length:
+                game.play(chance.choice(game.legal_moves()))
+            decided = game.end is not None and game.end.winner is not None
+            result = result_text(variant, game.end.winner) if game.end and decided else "1/2-1/2"
+            tags = {"White": f"Player {number % 7}", "Black": f"Player {number % 7 + 1}"}
+            out.write(format_game(game_record(variant, list(game.moves), tags=tags, result=result)))
