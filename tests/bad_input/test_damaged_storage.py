@@ -151,7 +151,7 @@ mount -t tmpfs -o size=3m tmpfs "$DISK" || exit 77
 cd "$DISK"
 cp "$OUT/event.toml" .
 # Fill the disk but for a few pages: the first game or two fit, then the database is full.
-dd if=/dev/zero of=filler bs=4k count=$((3 * 256 - 40)) 2>/dev/null
+dd if=/dev/zero of=filler bs=4k count=$((3 * 256 - 120)) 2>/dev/null
 {arbiter} run event.toml > "$OUT/first.out" 2> "$OUT/first.err"
 echo $? > "$OUT/first.code"
 cp event.sqlite* "$OUT/after-full/"
@@ -165,7 +165,7 @@ cp event.sqlite* "$OUT/after-resume/"
 def test_a_full_disk_keeps_the_games_and_says_how_to_resume(tmp_path: Path) -> None:
     if shutil.which("unshare") is None:
         pytest.skip("no unshare to mount a small disk")
-    (tmp_path / "event.toml").write_text(QUICK_EVENT.replace("games_per_encounter = 2", "cycles = 30"))
+    (tmp_path / "event.toml").write_text(QUICK_EVENT.replace("games_per_encounter = 2", "cycles = 40"))
     for name in ("disk", "after-full", "after-resume"):
         (tmp_path / name).mkdir()
     script = FULL_DISK_SCRIPT.format(arbiter=" ".join(ARBITER))
@@ -185,10 +185,10 @@ def test_a_full_disk_keeps_the_games_and_says_how_to_resume(tmp_path: Path) -> N
     assert "not stored: database or disk is full" in said
     assert "resume with: arbiter run event.toml" in said
     kept = finished_games(tmp_path / "after-full" / "event.sqlite")
-    assert 1 <= kept < 30, "some games were stored before the disk was full, not all"
+    assert 1 <= kept < 40, "some games were stored before the disk was full, not all"
     second_err = (tmp_path / "second.err").read_text()
     assert (tmp_path / "second.code").read_text().strip() == "0", second_err
-    assert finished_games(tmp_path / "after-resume" / "event.sqlite") == 30
+    assert finished_games(tmp_path / "after-resume" / "event.sqlite") == 40
 
 
 # --- two runs at once -----------------------------------------------------------------------------
