@@ -52,7 +52,7 @@ def check_writable_folder(folder: Path) -> None:
         raise SiteError(f"{folder}: cannot write there: {exc.strerror or exc}") from None
 
 
-def remove_stale_temporaries(folder: Path, older_than: float = 600.0) -> int:
+def remove_stale_temporaries(folder: Path, older_than: float = 60.0) -> int:
     """Remove the temporary files a killed build left in the site (``.NAME.XXXX.tmp``) and return how
     many. Only files older than `older_than` seconds go: a younger one may be another build's, in flight."""
     removed = 0
