@@ -28,6 +28,7 @@ CASES = {
     "tournament_throughput": (["--games", "2"], "games/s"),
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
     "report_scale": (["--games", "20"], "site"),
+    "pdn_import": (["--games", "20", "--small", "10"], "games/minute"),
 }
 
 
