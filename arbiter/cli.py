@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import sqlite3
 
 import typer
+from sqlalchemy.exc import DBAPIError
+
+DatabaseFailure = (sqlite3.DatabaseError, DBAPIError)
 
 app = typer.Typer(
     name="arbiter",
@@ -37,7 +41,17 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except DatabaseFailure as exc:
+        # SQLite failing under a command (damage beyond the check made on opening, an I/O error): a
+        # message, not a traceback.
+        reason = getattr(exc, "orig", None) or exc
+        typer.echo(
+            f"error: the database failed: {reason}; `arbiter db check DB` says whether the file is damaged",
+            err=True,
+        )
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

@@ -249,3 +249,27 @@ def test_the_lock_of_a_killed_run_does_not_stop_the_next(tmp_path: Path) -> None
     resumed = arbiter("run", "event.toml", cwd=tmp_path)
     assert resumed.code == 0, resumed.out + resumed.err
     assert finished_games(database) == 6
+
+
+def test_damage_met_after_opening_is_a_message_not_a_traceback(
+    tmp_path: Path,
+    sizeable_database: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A file above the reading commands' check limit is opened unchecked: the damage shows when read.
+    import sys
+
+    from arbiter import cli
+    from arbiter.store import database as opening
+
+    database = tmp_path / "games.sqlite"
+    shutil.copy(sizeable_database, database)
+    damage(database)
+    monkeypatch.setattr(opening, "READER_CHECK_LIMIT_BYTES", 0)
+    monkeypatch.setattr(sys, "argv", ["arbiter", "pdn", "export", str(database)])
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    assert ended.value.code not in (0, None)
+    err = capsys.readouterr().err
+    assert "error: the database failed" in err and "arbiter db check" in err, err
