@@ -71,6 +71,7 @@ _OUTCOMES = {
 }
 
 _MOVE_INSERT = insert(StoreModel.metadata.tables["move"])
+_GAME_INSERT = insert(StoreModel.metadata.tables["game"])
 _EVENT_INSERT = insert(StoreModel.metadata.tables["event"])
 
 
@@ -263,9 +264,19 @@ class TournamentStore:
         try:
             with self._write(what) as session:
                 tournament = self._tournament_row(session, tournament_id)
-                ids = [
-                    self._store_game(session, tournament_id, planned, record, ()) for planned, record in games
-                ]
+                keys = [str(planned.key) for planned, _ in games]
+                taken = session.exec(
+                    select(GameRow.game_key).where(
+                        GameRow.tournament_id == tournament_id, col(GameRow.game_key).in_(keys)
+                    )
+                ).first()
+                if taken is None:
+                    ids = _insert_new_games(session, tournament_id, games)
+                else:  # some keys are stored already: each game as `record_game` would store it
+                    ids = [
+                        self._store_game(session, tournament_id, planned, record, ())
+                        for planned, record in games
+                    ]
                 tournament.updated_at = now().isoformat()
                 return ids
         except SQLAlchemyError as exc:
@@ -540,6 +551,26 @@ class TournamentStore:
         if tournament_id is not None:
             query = query.where(GameRow.tournament_id == tournament_id)
         return {(tid, finished): count for tid, finished, count in session.exec(query).all()}
+
+
+def _insert_new_games(
+    session: Session, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]
+) -> list[int]:
+    """Insert games whose keys are not stored yet, with one statement for all their moves (the ORM's
+    bookkeeping of each game row would cost more than the rows themselves)."""
+    connection = session.connection()
+    ids: list[int] = []
+    moves: list[dict[str, Any]] = []
+    for planned, record in games:
+        inserted = connection.execute(_GAME_INSERT, game_columns(tournament_id, planned, record))
+        key = inserted.inserted_primary_key
+        assert key is not None
+        game_id = int(key[0])
+        ids.append(game_id)
+        moves.extend(move_columns(game_id, move) for move in record.moves)
+    if moves:
+        connection.execute(_MOVE_INSERT, moves)
+    return ids
 
 
 def _check_fits(planned: PlannedGame, record: GameRecord) -> None:
