@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 from importlib import metadata
 
 import typer
+from sqlalchemy.exc import DBAPIError
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate_command_line
+
+DatabaseFailure = (sqlite3.DatabaseError, DBAPIError)
 
 app = typer.Typer(
     name="arbiter",
@@ -29,6 +33,7 @@ COMMAND_MODULES = [
     "arbiter.commands.report",
     "arbiter.commands.stats",
     "arbiter.commands.ratings",
+    "arbiter.commands.db",
 ]
 
 
@@ -67,7 +72,17 @@ def main() -> None:
     except CutechessArgsError as error:
         typer.echo(f"error: {error}", err=True)
         raise SystemExit(2) from None
-    app(args=args, prog_name="arbiter")
+    try:
+        app(args=args, prog_name="arbiter")
+    except DatabaseFailure as exc:
+        # SQLite failing under a command (damage beyond the check made on opening, an I/O error): a
+        # message, not a traceback.
+        reason = getattr(exc, "orig", None) or exc
+        typer.echo(
+            f"error: the database failed: {reason}; `arbiter db check DB` says whether the file is damaged",
+            err=True,
+        )
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

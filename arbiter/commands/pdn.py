@@ -40,12 +40,14 @@ class CheckTally:
     whole: int = 0  # games that replayed with no fault
     plies: int = 0
     faulty_games: int = 0
+    warnings: int = 0  # games that replay but contradict themselves (their result)
     fault_kinds: Counter[str] = field(default_factory=Counter)
     unsupported: Counter[str] = field(default_factory=Counter)  # variant title -> games
 
     def add_game(self, game: PdnGame) -> None:
         self.games += 1
         self.plies += game.plies
+        self.warnings += len(game.warnings)
         if game.faults:
             self.faulty_games += 1
             self.fault_kinds.update(fault.kind.value for fault in game.faults)
@@ -61,6 +63,7 @@ class CheckTally:
         self.whole += other.whole
         self.plies += other.plies
         self.faulty_games += other.faulty_games
+        self.warnings += other.warnings
         self.fault_kinds.update(other.fault_kinds)
         self.unsupported.update(other.unsupported)
 
@@ -69,6 +72,8 @@ class CheckTally:
             f"{self.games:,} game(s), {self.whole:,} replayed without fault ({self.plies:,} plies), "
             f"{self.faulty_games:,} with faults"
         )
+        if self.warnings:
+            text += f", {self.warnings:,} warning(s)"
         if self.fault_kinds:
             text += (
                 " (" + ", ".join(f"{count} {kind}" for kind, count in sorted(self.fault_kinds.items())) + ")"
@@ -88,6 +93,8 @@ def check_file(path: Path, options: ReadOptions, show_notes: bool) -> CheckTally
         tally.add_game(game)
         for fault in game.faults:
             typer.echo(game.describe_fault(fault))
+        for warning in game.warnings:
+            typer.echo(f"{path}:{game.line}: {game.label()}: warning: {warning}")
         if show_notes:
             for note in game.notes:
                 typer.echo(f"{path}:{game.line}: {game.label()}: note: {note}")
@@ -147,7 +154,7 @@ def export_command(
 ) -> None:
     """Write every stored game of a tournament as PDN; unfinished games have the result `*`."""
     try:
-        with TournamentStore.open(database, create=False) as store:
+        with TournamentStore.open(database, read_only=True) as store:
             exported = export_tournament(store, tournament)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)

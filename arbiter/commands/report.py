@@ -22,7 +22,7 @@ def report_command(
 ) -> None:
     """Write the site of a tournament: standings, crosstable, ratings, every game to replay, PDN."""
     try:
-        with TournamentStore.open(database, create=False) as store:
+        with TournamentStore.open(database, read_only=True) as store:
             loaded = load_event(store, tournament)
     except StoreError as error:
         typer.echo(f"error: {error}", err=True)

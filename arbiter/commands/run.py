@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +24,10 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig, EngineIdentity
+from arbiter.report.files import check_writable_folder
+from arbiter.report.inputs import SiteError
 from arbiter.store import StoreError, TournamentStore
+from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
     Adjudication,
     ConfigError,
@@ -360,15 +364,23 @@ def _execute(
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if report_dir is not None:
+        try:
+            check_writable_folder(report_dir)
+        except SiteError as exc:
+            typer.echo(f"error: report folder: {exc}", err=True)
+            raise typer.Exit(2) from None
+    lock = RunLock(config.database)
     finished = _said_finished(console, runner, config)
     if config.scheduler is None and not finished:
         runner.checked = _preflight(config, engines, log_dir)
     try:
         store = TournamentStore.open(config.database, create=True)
+        lock.acquire()
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    with store:
+    with store, lock:
         refresh = _report_refresher(store, report_dir) if report_dir is not None else None
         runner.after_game = refresh
         view = LiveView(store, console)
@@ -382,6 +394,10 @@ def _execute(
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        except StoreError as exc:
+            # A full disk, say: every game stored so far is kept, and a run of the same command resumes.
+            typer.echo(f"error: {exc}\n{_resume_advice(config.database)}", err=True)
+            raise typer.Exit(1) from None
         finally:
             observer.close()
         if refresh is not None:
@@ -444,6 +460,14 @@ def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
         typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{len(exported.games)} game(s) written to {out}")
+def _resume_advice(database: Path) -> str:
+    """What to do after the database refused a write: the games stored are kept; the same command
+    resumes the event once the cause (a full disk) is dealt with."""
+    command = shlex.join(["arbiter", *sys.argv[1:]])
+    return (
+        f"the games stored before in {database} are kept (a game is stored whole or not at all); "
+        f"free some disk space (or see to the cause above), then resume with: {command}"
+    )
 
 
 async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str | None) -> RunSummary:
@@ -464,7 +488,7 @@ def _report_refresher(store: TournamentStore, out: Path) -> Callable[[int], None
     from arbiter.report.site import build_site
 
     def refresh(tournament_id: int) -> None:
-        with TournamentStore.open(store.path, create=False) as reader:
+        with TournamentStore.open(store.path, create=False, check=False) as reader:
             event = load_event(reader, tournament_id)
         build_site(out, event.event, event.games)
 

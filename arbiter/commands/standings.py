@@ -44,7 +44,7 @@ def standings_command(
         typer.echo(f"error: --scoring: {exc}", err=True)
         raise typer.Exit(2) from None
     try:
-        with TournamentStore.open(database, create=False) as store:
+        with TournamentStore.open(database, read_only=True) as store:
             if list_only:
                 console.print(tournament_list(store.tournaments()))
                 return

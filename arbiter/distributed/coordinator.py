@@ -129,7 +129,8 @@ class DaskGames:
         self._variant = config.variant
         addresses = await self._game_workers()
         reports, problems, absent = await self._probe(addresses)
-        problems.extend(f"worker at {address} left before answering the preflight" for address in absent)
+        if absent and not reports and not problems:
+            problems.append("every worker left before answering the preflight: " + ", ".join(sorted(absent)))
         if problems:
             headline = "the tournament cannot start on the Dask workers (no game was played or forfeited)"
             raise RunError(_refusal(headline, problems))
@@ -142,6 +143,9 @@ class DaskGames:
                     break
         await self.roster.admit(reports)
         self._runner = runner
+        for address in sorted(absent):
+            # A worker lost while it was being checked is dropped; the others play the event.
+            runner.observer.message(f"worker at {address} left during the preflight; going on without it")
         runner.observer.message(
             f"playing on {len(reports)} Dask worker(s) of {self.address}, "
             f"{_at_a_time(self.roster)}: " + ", ".join(str(report.worker) for report in reports)
@@ -243,8 +247,8 @@ class DaskGames:
         absent: list[str] = []
         for address in addresses:
             answer = answers.get(address)
-            if answer is None:
-                absent.append(address)
+            if answer is None or (isinstance(answer, BaseException) and _worker_lost(answer)):
+                absent.append(address)  # it went away: dropped, not a reason to refuse the run
             elif isinstance(answer, BaseException):
                 problems.append(f"worker at {address}: the preflight failed: {answer!r}")
             else:
@@ -406,3 +410,14 @@ async def run_on_cluster(runner: TournamentRunner, store: TournamentStore, addre
     async with DaskGames(address) as games:
         runner.remote = games
         return await runner.run(store)
+
+
+def _worker_lost(error: BaseException) -> bool:
+    """Whether a worker's failed answer means the worker itself went away (its connection closed, it
+    died or stopped answering), rather than that it ran the preflight and failed it."""
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(error, CommClosedError | OSError | TimeoutError) or type(error).__name__ in (
+        "KilledWorker",
+        "WorkerLost",
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Literal
@@ -34,11 +35,13 @@ def score_scale(config: EngineConfig) -> float:
     unit = config.score_unit or PROTOCOL_SCORE_UNITS.get(config.protocol, "centi-men")
     return SCORE_UNITS[unit]
 
+MAX_TIMEOUT_SECONDS = 7 * 24 * 3600.0
+
 
 class Timeouts(BaseModel):
     """Seconds the arbiter waits for each answer. Every wait in the engine layer uses one of these."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     handshake: PositiveFloat = Field(10.0, description="`hub` to `wait` (DXP: until connected)")
     ready: PositiveFloat = Field(30.0, description="`init` to `ready` (DXP: game request to acceptance)")
@@ -48,11 +51,19 @@ class Timeouts(BaseModel):
     quit: PositiveFloat = Field(2.0, description="`quit` to process exit, before it is terminated")
     kill: PositiveFloat = Field(2.0, description="SIGTERM to exit, before SIGKILL")
 
+    @field_validator("*")
+    @classmethod
+    def _wait_ends(cls, seconds: float) -> float:
+        # An endless wait (inf, or a typo of many digits) would hang a game instead of failing it.
+        if not math.isfinite(seconds) or seconds > MAX_TIMEOUT_SECONDS:
+            raise ValueError(f"{seconds} seconds: give a finite wait, at most {MAX_TIMEOUT_SECONDS:,.0f}")
+        return seconds
+
 
 class DxpSettings(BaseModel):
     """How the arbiter meets a DXP engine on the loopback interface."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     mode: Literal["engine_listens", "engine_connects"] = "engine_listens"
     port: int = Field(0, ge=0, le=65535, description="0: the arbiter picks a free port")
@@ -67,7 +78,7 @@ class DxpSettings(BaseModel):
 class EngineConfig(BaseModel):
     """One engine as the user configured it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     name: str = Field(min_length=1)
     # Not required: a checkerboard engine has none (the default is not validated, so [] is).
@@ -75,8 +86,8 @@ class EngineConfig(BaseModel):
         default_factory=list, min_length=1, description="program and arguments; never run through a shell"
     )
     protocol: Literal["hub", "dxp", "checkerboard"] = "hub"
-    library: Path | None = Field(None, description="checkerboard: the engine's .so (or .dll)")
-    working_dir: Path | None = None
+    library: Path | None = Field(None, strict=False, description="checkerboard: the engine's .so (or .dll)")
+    working_dir: Path | None = Field(None, strict=False)
     env: dict[str, str] = Field(default_factory=dict)
     inherit_env: bool = True
     params: dict[str, ParamValue] = Field(default_factory=dict)

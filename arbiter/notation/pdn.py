@@ -35,7 +35,7 @@ from arbiter.notation.pdn_model import (
 from arbiter.notation.pdn_moves import MoveFault, resolve_played
 from arbiter.notation.pdn_parser import GameAssembler, RawGame, RawLine, RawMove, RawStop
 from arbiter.notation.pdn_variant import VariantFinding, find_variant, tag_value
-from arbiter.rules import VARIANTS, Color, Move, Position, Variant, get_variant
+from arbiter.rules import VARIANTS, Color, Game, Move, Position, Variant, get_variant
 
 __all__ = [
     "FaultKind",
@@ -168,6 +168,7 @@ class _Attempt:
     rest: list[str] = field(default_factory=list)
     faults: list[PdnFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    end: Position | None = None  # the last position of a main line replayed to its end
 
     @property
     def refused(self) -> bool:
@@ -189,6 +190,7 @@ class _Replay:
         self.options = options
         self.faults: list[PdnFault] = list(raw.faults)
         self.notes: list[str] = list(raw.notes)
+        self.warnings: list[str] = []
         self._attempt: _Attempt = _Attempt("")
 
     def game(self) -> PdnGame:
@@ -218,16 +220,21 @@ class _Replay:
             self.notes.append(f"variant {finding.how}")
         self._check_ply_count(attempt)
         self.finding = finding
+        result = self._result()
+        replayed = finding.variant
+        if replayed is not None and not attempt.faults and not attempt.rest:
+            self._check_result_fits(replayed, attempt, result)
         return PdnGame(
             tags=raw.tags,
             variant_id=finding.variant_id,
             start_fen=attempt.start_fen,
             moves=tuple(attempt.moves),
-            result=self._result(),
+            result=result,
             comments=tuple(raw.main.comments),
             rest=tuple(attempt.rest),
             faults=tuple(self.faults + attempt.faults),
             notes=tuple(self.notes + attempt.notes),
+            warnings=tuple(self.warnings),
             variant_guessed=finding.guessed,
             variant_how=finding.how,
             source=self.source,
@@ -401,6 +408,8 @@ class _Replay:
             position = position.play(move)
             positions.append(position)
             moves.append(move)
+        if not in_variation:
+            self._attempt.end = position
         return played, []
 
     def _variations(
@@ -421,6 +430,23 @@ class _Replay:
 
     # -- result
 
+    def _check_result_fits(self, variant: Variant, attempt: _Attempt, result: str) -> None:
+        """Warn when the rules decide the last position and the result says otherwise."""
+        if result not in RESULTS or result == "*" or result_scores(result) is None:
+            return
+        if attempt.end is None:
+            return
+        end = Game(variant, attempt.end).end
+        if end is None or end.winner is None:
+            return
+        said = result_winner(result, variant)
+        if said is not end.winner:
+            fitting = result_text(variant, end.winner)
+            self.warnings.append(
+                f"the result {result} does not fit the move text, whose last position is decided: "
+                f"{end.describe()} ({fitting})"
+            )
+
     def _result(self) -> str:
         raw = self.raw
         declared = tag_value(raw.tags, "Result")
@@ -438,7 +464,9 @@ class _Replay:
                     )
                 )
             elif declared and declared in RESULTS and declared != result:
-                self.notes.append(f"the Result tag says {declared} but the game ends {result}")
+                self.warnings.append(
+                    f"the Result tag says {declared} but the move text ends {result} (line {line})"
+                )
             return result
         if declared and declared in RESULTS:
             self.notes.append(f"no game terminator; the result {declared} is taken from the Result tag")

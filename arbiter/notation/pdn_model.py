@@ -121,6 +121,8 @@ class PdnGame:
     rest: tuple[str, ...] = ()
     faults: tuple[PdnFault, ...] = field(default=(), compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)  # guesses and oddities that are not faults
+    # What replays but contradicts itself (a Result tag against the terminator or the last position).
+    warnings: tuple[str, ...] = field(default=(), compare=False)
     variant_guessed: bool = field(default=False, compare=False)
     variant_how: str = field(default="", compare=False)
     source: str = field(default="<text>", compare=False)

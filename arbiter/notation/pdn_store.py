@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -237,6 +237,10 @@ class ImportRefused(ValueError):
     """An import that cannot start: the tournament name is taken by a tournament not imported."""
 
 
+# Games stored per transaction: a commit (with its flush to the disk) per game would cost more than
+# reading the game; a batch is also what the import holds in memory at once.
+IMPORT_BATCH = 500
+
 _KEPT_OUT = {"white", "black", "result", "gametype", "fen", "setup", "plycount", "timecontrol", "variant"}
 _WINNER_WORDS = {Winner.WHITE: "White wins", Winner.BLACK: "Black wins", Winner.DRAW: "Draw"}
 _BOARD_ENDS = {
@@ -305,8 +309,11 @@ def _given_outcome(game: PdnGame, winner: Winner, source: str) -> GameOutcome:
     return GameOutcome.of(winner, termination, reason=f"{_WINNER_WORDS[winner]}: {why}")
 
 
-def _outcome(game: PdnGame, variant: Variant, start: Position, source: str) -> GameOutcome:
-    """How the game ended: from the last position where the rules decide it, else as the file says."""
+def _outcome(
+    game: PdnGame, variant: Variant, start: Position, source: str
+) -> tuple[GameOutcome, list[Position]]:
+    """How the game ended: from the last position where the rules decide it, else as the file says;
+    with the positions of the replay (each knows its legal moves once asked, for the move texts)."""
     try:
         winner = winner_from_pdn(game.result, variant.first_to_move)
     except ValueError:
@@ -322,17 +329,18 @@ def _outcome(game: PdnGame, variant: Variant, start: Position, source: str) -> G
         except ValueError as error:
             raise ImportFault(f"ply {ply}: {error}") from None
     end = rules.end if rules.ply == len(game.moves) else None
+    positions = rules.positions
     if end is None or winner is Winner.UNFINISHED:
-        return _given_outcome(game, winner, source)
+        return _given_outcome(game, winner, source), positions
     termination = _BOARD_ENDS[end.reason]
     if end.winner is not None:
         if winner is not Winner.side(end.winner):
             raise ImportFault(f"the result {game.result} does not fit the last position: {end.describe()}")
-        return GameOutcome.of(winner, termination)
+        return GameOutcome.of(winner, termination), positions
     if winner is Winner.DRAW:
         rule = end.rule if termination is Termination.MOVE_COUNT_RULE else None
-        return GameOutcome.of(winner, termination, rule=rule)
-    return _given_outcome(game, winner, source)
+        return GameOutcome.of(winner, termination, rule=rule), positions
+    return _given_outcome(game, winner, source), positions
 
 
 def pdn_game_record(game: PdnGame, source: str, imported_at: datetime) -> GameRecord:
@@ -342,11 +350,14 @@ def pdn_game_record(game: PdnGame, source: str, imported_at: datetime) -> GameRe
     if variant is None:
         raise ImportFault(f"the variant {game.variant_id or '?'} is not supported")
     start = game.start_position()
-    outcome = _outcome(game, variant, start, source)
-    position = start
+    outcome, positions = _outcome(game, variant, start, source)
+    positions = list(positions)
+    while len(positions) <= len(game.moves):  # played on past a draw rule: the replay stopped there
+        positions.append(positions[-1].play(game.moves[len(positions) - 1].move))
     moves: list[MoveRecord] = []
     for ply, pdn_move in enumerate(game.moves, start=1):
         move = pdn_move.move
+        position = positions[ply - 1]
         moves.append(
             MoveRecord(
                 ply=ply,
@@ -356,7 +367,6 @@ def pdn_game_record(game: PdnGame, source: str, imported_at: datetime) -> GameRe
                 clock=pdn_move.clock,
             )
         )
-        position = position.play(move)
     white, black = player_names(game)
     time_control = " ".join((tag_value(game.tags, "TimeControl") or "").split()) or "?"
     return GameRecord(
@@ -445,10 +455,11 @@ def _common(values: Sequence[str], mixed: str) -> str:
     return distinct[0] if len(distinct) == 1 else mixed + ", ".join(distinct)
 
 
-def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> list[_Readable]:
+def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> Iterator[_Readable]:
+    """The readable games of the file, one at a time (the file is never held whole); the others are
+    counted and described in `report`."""
     source = path.name
     imported_at = datetime.now(UTC)
-    readable: list[_Readable] = []
     for game in PdnReader(path, options):
         report.read += 1
         if game.faults:
@@ -463,8 +474,18 @@ def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> list[
             continue
         if record.white.name.startswith("? (") or record.black.name.startswith("? ("):
             report.placeholders += 1
-        readable.append(_Readable(game, planned_import(game, record), record))
-    return readable
+        yield _Readable(game, planned_import(game, record), record)
+
+
+def _batches(items: Iterator[_Readable], size: int) -> Iterator[list[_Readable]]:
+    batch: list[_Readable] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def _existing(store: TournamentStore, name: str) -> TournamentInfo | None:
@@ -479,17 +500,15 @@ def _existing(store: TournamentStore, name: str) -> TournamentInfo | None:
     return None
 
 
-def _create(store: TournamentStore, path: Path, name: str, readable: Sequence[_Readable]) -> int:
-    """A new imported tournament whose players are everyone who plays in `readable`."""
-    players: dict[str, None] = {}  # in order of first appearance
-    for item in readable:
-        players.update({item.record.white.name: None, item.record.black.name: None})
+def _create(store: TournamentStore, path: Path, name: str, first: _Readable) -> int:
+    """A new imported tournament, with the players of its first game; the others are seated as the
+    import meets them, and its variant and time control are named once every game is read."""
     return store.create_tournament(
         name=name,
-        variant=_common([item.record.variant for item in readable], "mixed: "),
+        variant=first.record.variant,
         format=IMPORTED_FORMAT,
-        time_control=_common([item.record.time_control for item in readable], "various: "),
-        players=[PlayerEntry(player) for player in players],
+        time_control=first.record.time_control,
+        players=[PlayerEntry(first.record.white.name), PlayerEntry(first.record.black.name)],
         config=json.dumps({"format": IMPORTED_FORMAT, "file": str(path.resolve())}),
         status=TournamentStatus.FINISHED,
     )
@@ -507,45 +526,88 @@ def import_pdn(
     that was not imported, `StoreError` when the database refuses a game."""
     name = name or path.name
     report = ImportReport(path=path, tournament=name)
-    readable = _read_games(path, options or ReadOptions(), report)
     info = _existing(store, name)
-    stored: dict[GameKey, GameRecord] = {}
+    # A tournament of an earlier import keeps its players; one made now seats everyone it meets.
+    known: set[str] | None = None
     if info is not None:
         report.tournament_id = info.id
-        stored = {game.key: game.record for game in store.games(info.id)}
         known = {engine.name for engine in store.engines(info.id)}
-    elif readable:
-        report.tournament_id = _create(store, path, name, readable)
-        report.created = True
-        known = {player for item in readable for player in (item.record.white.name, item.record.black.name)}
-    else:
-        return report
-    tid = report.tournament_id
-    for item in readable:
-        key = item.planned.key
-        if key in stored and _same_game(stored[key], item.record):
-            report.already += 1
-            continue
-        why = None
-        if key in stored:
-            why = (
-                f"differs from the game stored as {key} in tournament {name!r} by an earlier import; "
-                "not replaced (import into another --name)"
-            )
-        strangers = [
-            player for player in (item.record.white.name, item.record.black.name) if player not in known
-        ]
-        if why is None and strangers:
-            why = (
-                f"{' and '.join(map(repr, strangers))} not among the players of tournament {name!r} "
-                "from an earlier import; not stored (import into another --name)"
-            )
-        if why is not None:
-            report.skipped_games += 1
-            report.skipped.append(f"{item.game.source}:{item.game.line}: {item.game.label()}: {why}")
-            continue
-        store.record_game(tid, item.planned, item.record)
-        report.stored += 1
-    if report.stored:
-        store.record_event(tid, Event(EventKind.NOTE, f"imported {report.stored} game(s) from {path}"))
+    seated: dict[str, None] = {}  # the players of a tournament made now, in order of first appearance
+    variants: set[str] = set()
+    controls: set[str] = set()
+    for batch in _batches(_read_games(path, options or ReadOptions(), report), IMPORT_BATCH):
+        if report.tournament_id is None:
+            report.tournament_id = _create(store, path, name, batch[0])
+            report.created = True
+            seated.update({batch[0].record.white.name: None, batch[0].record.black.name: None})
+        tid = report.tournament_id
+        stored = (
+            {}
+            if info is None
+            else {
+                game.key: game.record for game in store.games(tid, keys=[item.planned.key for item in batch])
+            }
+        )
+        keep = [item for item in batch if _keep(item, stored, known, name, report)]
+        if info is None:
+            newcomers = [
+                player
+                for item in keep
+                for player in (item.record.white.name, item.record.black.name)
+                if player not in seated
+            ]
+            if newcomers:
+                store.add_players(tid, list(dict.fromkeys(newcomers)))
+                seated.update(dict.fromkeys(newcomers))
+        store.record_games(tid, [(item.planned, item.record) for item in keep])
+        report.stored += len(keep)
+        variants.update(item.record.variant for item in keep)
+        controls.update(item.record.time_control for item in keep)
+    if report.created and report.tournament_id is not None:
+        store.set_labels(
+            report.tournament_id,
+            variant=_common(sorted(variants), "mixed: "),
+            time_control=_common(sorted(controls), "various: "),
+        )
+    if report.stored and report.tournament_id is not None:
+        store.record_event(
+            report.tournament_id, Event(EventKind.NOTE, f"imported {report.stored} game(s) from {path}")
+        )
     return report
+
+
+def _keep(
+    item: _Readable,
+    stored: dict[GameKey, GameRecord],
+    known: set[str] | None,
+    name: str,
+    report: ImportReport,
+) -> bool:
+    """Whether a readable game is stored now: not when an earlier import stored it already (counted),
+    nor when it differs from what an earlier import stored under its key, or brings a player that
+    import did not have (both reported as skipped)."""
+    key = item.planned.key
+    if key in stored and _same_game(stored[key], item.record):
+        report.already += 1
+        return False
+    why = None
+    if key in stored:
+        why = (
+            f"differs from the game stored as {key} in tournament {name!r} by an earlier import; "
+            "not replaced (import into another --name)"
+        )
+    strangers = (
+        []
+        if known is None
+        else [player for player in (item.record.white.name, item.record.black.name) if player not in known]
+    )
+    if why is None and strangers:
+        why = (
+            f"{' and '.join(map(repr, strangers))} not among the players of tournament {name!r} "
+            "from an earlier import; not stored (import into another --name)"
+        )
+    if why is not None:
+        report.skipped_games += 1
+        report.skipped.append(f"{item.game.source}:{item.game.line}: {item.game.label()}: {why}")
+        return False
+    return True

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from arbiter.notation.controls import visible_controls
 from arbiter.notation.movetext import format_pdn
 from arbiter.notation.pdn_model import PdnGame, PdnMove
 from arbiter.notation.pdn_variant import game_type_of
@@ -44,12 +45,13 @@ def format_clock(seconds: float, mover: Color) -> str:
 
 
 def _tag_line(name: str, value: str) -> str:
-    clean = " ".join(value.replace("\\", "\\\\").replace('"', '\\"').split())
+    # Line breaks and tabs become spaces; other control characters are shown as \xNN (then escaped).
+    clean = " ".join(visible_controls(value).replace("\\", "\\\\").replace('"', '\\"').split())
     return f'[{name} "{clean}"]'
 
 
 def _comment(text: str) -> str:
-    return "{" + text.replace("{", "(").replace("}", ")") + "}"
+    return "{" + visible_controls(text).replace("{", "(").replace("}", ")") + "}"
 
 
 def game_tags(game: PdnGame) -> list[tuple[str, str]]:

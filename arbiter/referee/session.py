@@ -51,6 +51,8 @@ async def play_game_from_configs(
     for color, config in configs.items():
         log = None if log_dir is None else log_dir / f"{color.name.lower()}-{_file_safe(config.name)}.log"
         engines[color] = create_engine(config, stderr_log=log, comm_log=(comm_logs or {}).get(config.name))
+    record: GameRecord | None = None
+    started: dict[Color, int] = {}  # faults met while starting, before the game counts its own
     try:
         opened = await asyncio.gather(
             *(engine.open(engine_variant(prepared.variant.id)) for engine in engines.values()),
@@ -67,11 +69,30 @@ async def play_game_from_configs(
             if observer is not None:
                 observer.game_ended(record, prepared.start)
             return record
-        return await play_game(setup, engines[Color.WHITE], engines[Color.BLACK], observer=observer)
+        started = {color: len(engine.faults) for color, engine in engines.items()}
+        record = await play_game(setup, engines[Color.WHITE], engines[Color.BLACK], observer=observer)
+        return record
     finally:
+        played = {color: len(engine.faults) for color, engine in engines.items()}
         await asyncio.gather(*(engine.quit() for engine in engines.values()))
         if scratch is not None:
             scratch.cleanup()
+        if record is not None:
+            _note_outside_faults(record, engines, started, played)
+
+
+def _note_outside_faults(
+    record: GameRecord,
+    engines: dict[Color, EngineClient],
+    started: dict[Color, int],
+    played: dict[Color, int],
+) -> None:
+    """The record's warnings gain what the engines did wrong outside the game itself: while starting
+    (non-fatal faults such as a stderr flood) and while quitting (no exit, processes left behind)."""
+    for color, engine in engines.items():
+        side = color_name(color)
+        outside = engine.faults[: started.get(color, 0)] + engine.faults[played[color] :]
+        record.warnings.extend(f"{side}: {fault}" for fault in outside if not fault.fatal)
 
 
 def start_failure_record(

@@ -87,4 +87,9 @@ class GameSetup:
                 game.play(move)
             moves.append(move)
             position = position.play(move)
+        over = Game(variant, position).end
+        if over is not None:
+            # A game decided before either engine moves (an empty board, say) tests nothing.
+            where = "after the opening" if moves else f"start position {position.fen()!r}"
+            raise GameSetupError(f"{where}: the game is already over ({over.describe()})")
         return PreparedGame(variant, start, tuple(moves))

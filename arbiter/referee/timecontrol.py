@@ -48,7 +48,15 @@ examples: 30/3600, 3600+5, 40/5400+30, 50/7200:25/3600, st=2, depth=6, nodes=100
 
 
 def _usable(seconds: float) -> bool:
-    return math.isfinite(seconds) and seconds >= 0
+    return math.isfinite(seconds) and 0 <= seconds <= MAX_SECONDS
+
+
+# Bounds on what a control may ask: beyond them a game cannot be played (or a number is a typo).
+MAX_SECONDS = 7 * 24 * 3600.0
+MAX_STAGE_MOVES = 10_000
+MAX_DEPTH = 1_000
+MAX_NODES = 10**15
+MAX_SCALE = 1_000
 
 
 class TimeControlError(ValueError):
@@ -91,8 +99,12 @@ class ClockStages:
                 raise ValueError(f"stage {stage} has no move count, so it must be the last stage")
             if stage.moves is not None and stage.moves < 1:
                 raise ValueError(f"stage {stage}: the move count must be at least 1")
+            if stage.moves is not None and stage.moves > MAX_STAGE_MOVES:
+                raise ValueError(f"stage {stage}: the move count must be at most {MAX_STAGE_MOVES:,}")
             if not (_usable(stage.seconds) and _usable(stage.increment)):
-                raise ValueError(f"stage {stage}: durations must be finite, 0 or more")
+                raise ValueError(
+                    f"stage {stage}: durations must be finite, 0 or more, at most {_duration(MAX_SECONDS)}"
+                )
             if stage.seconds == 0 and stage.increment == 0:
                 raise ValueError(f"stage {stage} gives no time at all")
 
@@ -111,8 +123,10 @@ class FixedMoveTime:
     seconds: float
 
     def __post_init__(self) -> None:
-        if not (_usable(self.seconds) and self.seconds > 0):
+        if not (math.isfinite(self.seconds) and self.seconds > 0):
             raise ValueError("st= must be a finite number of seconds above 0")
+        if self.seconds > MAX_SECONDS:
+            raise ValueError(f"st= must be at most {_duration(MAX_SECONDS)}")
 
     def __str__(self) -> str:
         return f"st={_number(self.seconds)}"
@@ -127,6 +141,8 @@ class FixedDepth:
     def __post_init__(self) -> None:
         if self.depth < 1:
             raise ValueError("depth= must be at least 1")
+        if self.depth > MAX_DEPTH:
+            raise ValueError(f"depth= must be at most {MAX_DEPTH:,}")
 
     def __str__(self) -> str:
         return f"depth={self.depth}"
@@ -141,6 +157,8 @@ class FixedNodes:
     def __post_init__(self) -> None:
         if self.nodes < 1:
             raise ValueError("nodes= must be at least 1")
+        if self.nodes > MAX_NODES:
+            raise ValueError(f"nodes= must be at most {MAX_NODES:,}")
 
     def __str__(self) -> str:
         return f"nodes={self.nodes}"
@@ -179,12 +197,36 @@ class TimeControl:
             raise ValueError("scale= must be a finite number above 0")
         if not (math.isfinite(self.margin) and self.margin >= 0):
             raise ValueError("margin= must be a finite number of seconds, 0 or more")
+        self._check_options_apply()
         if self.preset is not None:
             known = PRESETS.get(self.preset)
             if known is None:
                 raise ValueError(f"unknown preset {self.preset!r}")
             if known[0] != self.base:
                 raise ValueError(f"the {self.preset!r} preset is {_preset_text(self.preset)}")
+
+    def _check_options_apply(self) -> None:
+        """Refuse options that would be silently ignored, and durations too long to play."""
+        base = self.base
+        if self.margin > MAX_SECONDS:
+            raise ValueError(f"margin= must be at most {_duration(MAX_SECONDS)}")
+        if self.scale > MAX_SCALE:
+            raise ValueError(f"scale= must be at most {MAX_SCALE:,}")
+        untimed = isinstance(base, FixedDepth | FixedNodes)
+        if untimed and self.jump_limits is None:
+            if self.margin:
+                raise ValueError(
+                    f"margin= has nothing to act on: {base} has no time limit (add jump to time captures)"
+                )
+            if self.scale != 1:
+                raise ValueError(f"scale= has nothing to act on: {base} has no time limit")
+        if isinstance(base, FixedMoveTime) and self.jump_limits is not None:
+            shortest = self.scaled(self.jump_limits.one_way)
+            if self.scaled(base.seconds) <= shortest:
+                raise ValueError(
+                    f"the jump limits ({_duration(shortest)} for a capture) never apply: every move already "
+                    f"has {_duration(self.scaled(base.seconds))} (st=); remove jump"
+                )
 
     def scaled(self, seconds: float) -> float:
         """A duration of the control as it applies in play (multiplied by ``scale``)."""

@@ -7,12 +7,16 @@ the old page or the new one.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
+
+from arbiter.report.inputs import SiteError
 
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 _UNSAFE_KEY = re.compile(r"[^A-Za-z0-9._-]+")
@@ -32,6 +36,33 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_writable_folder(folder: Path) -> None:
+    """Make sure the site can be written into `folder` (creating it), before a run plays its first
+    game rather than after its last; raises `SiteError` saying why not."""
+    if folder.exists() and not folder.is_dir():
+        raise SiteError(f"{folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".arbiter-probe.", suffix=".tmp", dir=folder)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as exc:
+        raise SiteError(f"{folder}: cannot write there: {exc.strerror or exc}") from None
+
+
+def remove_stale_temporaries(folder: Path, older_than: float = 60.0) -> int:
+    """Remove the temporary files a killed build left in the site (``.NAME.XXXX.tmp``) and return how
+    many. Only files older than `older_than` seconds go: a younger one may be another build's, in flight."""
+    removed = 0
+    limit = time.time() - older_than
+    for path in folder.rglob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            if path.is_file() and path.stat().st_mtime < limit:
+                path.unlink()
+                removed += 1
+    return removed
 
 
 def short_hash(text: str) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 
 from arbiter.report import formatting
 from arbiter.report.event_pages import ending, game_rows, index_context, result_text
-from arbiter.report.files import engine_slugs, page_key, write_atomic
+from arbiter.report.files import engine_slugs, page_key, remove_stale_temporaries, write_atomic
 from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour, write_game_page
 from arbiter.report.inputs import EventInfo, GameEntry, SiteError
 from arbiter.report.pdn_export import event_pdn
@@ -124,6 +124,7 @@ class _Builder:
 
     def build(self) -> SiteBuild:
         self.out.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(self.out)  # left by a build that was killed half way
         self._copy_static()
         texts, written, kept = self._game_pages()
         self._write(EVENT_PDN, event_pdn(texts))

@@ -8,10 +8,21 @@ from functools import cache
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
+from arbiter.notation.controls import visible_controls
 from arbiter.report import formatting
 from arbiter.report.inputs import SiteError
 from arbiter.report.rating_chart import describe
+
+
+def _shown(value: object) -> object:
+    """Every value a page shows, with control characters (a NUL in an engine's name) made visible."""
+    if isinstance(value, str):
+        shown = visible_controls(value)
+        if shown is not value:
+            return Markup(shown) if isinstance(value, Markup) else shown
+    return value
 
 
 def templates_dir() -> Path:
@@ -30,6 +41,7 @@ def environment(directory: Path) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory),
         autoescape=True,
+        finalize=_shown,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

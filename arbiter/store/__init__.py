@@ -3,8 +3,10 @@
 from arbiter.store.errors import (
     GameAlreadyRecordedError,
     GameMismatchError,
+    StoreDamagedError,
     StoreError,
     StoreNotFoundError,
+    StoreReadOnlyError,
     StoreVersionError,
     UnknownTournamentError,
 )
@@ -27,8 +29,10 @@ __all__ = [
     "GameAlreadyRecordedError",
     "GameMismatchError",
     "PlayerEntry",
+    "StoreDamagedError",
     "StoreError",
     "StoreNotFoundError",
+    "StoreReadOnlyError",
     "StoreVersionError",
     "StoredEngine",
     "StoredEvent",

@@ -9,7 +9,9 @@ queue up instead of failing half way.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,18 +19,39 @@ from sqlalchemy import URL, Engine, create_engine, event
 from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
-from arbiter.store.errors import StoreError, StoreNotFoundError, StoreVersionError
+from arbiter.store.errors import (
+    StoreDamagedError,
+    StoreError,
+    StoreNotFoundError,
+    StoreReadOnlyError,
+    StoreVersionError,
+)
 from arbiter.store.tables import APPLICATION, SCHEMA_VERSION, MetaRow, StoreModel
 
 BUSY_TIMEOUT_SECONDS = 30.0
 _WRITE_OPTION = "arbiter_write"
+# A database opened for reading only is checked for damage (SQLite's quick_check, about 5 ms a MiB)
+# up to this size; a larger one is checked by `arbiter db check` and by every `arbiter run`.
+READER_CHECK_LIMIT_BYTES = 256 * 1024 * 1024
+# How many of the problems SQLite finds are named in an error (`arbiter db check` lists them all).
+NAMED_PROBLEMS = 5
 
 
-def open_engines(path: Path, *, create: bool) -> tuple[Engine, Engine]:
+def open_engines(
+    path: Path, *, create: bool, read_only: bool = False, check: bool = True
+) -> tuple[Engine, Engine]:
     """The (reader, writer) engines of the database at `path`, after checking it is an arbiter database
-    of this schema version. With `create`, a missing or empty file becomes a new database.
+    of this schema version, undamaged. With `create`, a missing or empty file becomes a new database.
+
+    With `read_only` the file is only read (it may be on read-only storage); otherwise it must be
+    writable. `check` False skips the damage check (a reader that opens the file after every game).
     """
-    is_new = _check_file(path, create=create)
+    if read_only:
+        uri = _check_read_only(path, check=check)
+        reader = create_engine("sqlite://", creator=_connector(uri))
+        event.listen(reader, "begin", _begin)
+        return reader, reader
+    is_new = _check_file(path, create=create, check=check)
     reader = create_engine(
         URL.create("sqlite", database=str(path)),
         connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "isolation_level": None, "check_same_thread": False},
@@ -41,7 +64,7 @@ def open_engines(path: Path, *, create: bool) -> tuple[Engine, Engine]:
     return reader, writer
 
 
-def _check_file(path: Path, *, create: bool) -> bool:
+def _check_file(path: Path, *, create: bool, check: bool = True) -> bool:
     """Whether the database must be created; raises when the file is not one this arbiter reads."""
     if not path.exists():
         if not create:
@@ -49,8 +72,7 @@ def _check_file(path: Path, *, create: bool) -> bool:
         if not path.parent.is_dir():
             raise StoreError(f"{path}: cannot create the database, the folder {path.parent} does not exist")
         return True
-    if path.is_dir():
-        raise StoreVersionError(path, None, SCHEMA_VERSION, "it is a folder")
+    _check_regular(path)
     # The file is only ever read through SQLite: closing a descriptor of our own on it would drop the
     # POSIX locks that this process's SQLite connections hold on the same file (fcntl locks belong to
     # the process, not the descriptor), and another writer could then corrupt it.
@@ -58,15 +80,85 @@ def _check_file(path: Path, *, create: bool) -> bool:
         if create:
             return True
         raise StoreVersionError(path, None, SCHEMA_VERSION, "the file is empty")
-    return _check_schema(path)
-
-
-def _check_schema(path: Path) -> bool:
-    # A plain read-write connection that changes nothing: the file's journal mode is left alone until
-    # the file is known to be an arbiter database.
     try:
-        uri = path.resolve().as_uri() + "?mode=rw"
-        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+        return _check_schema(path, path.resolve().as_uri() + "?mode=rw", check=True if check else None)
+    except StoreError as exc:
+        if _read_only_storage(str(exc)):
+            _check_read_only(path, check=False)  # readable, so the file is an arbiter database
+            raise StoreReadOnlyError(path, _why_read_only(str(exc))) from None
+        raise
+
+
+def _check_regular(path: Path) -> None:
+    if path.is_dir():
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "it is a folder")
+    if not path.is_file():
+        # /dev/null, a pipe or a socket: SQLite would "create" a database in it and lose every game.
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "it is not a regular file")
+
+
+def _check_read_only(path: Path, *, check: bool) -> str:
+    """The URI that reads the database at `path` without writing to it, once checked."""
+    if not path.exists():
+        raise StoreNotFoundError(path)
+    _check_regular(path)
+    if path.stat().st_size == 0:
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "the file is empty")
+    base = path.resolve().as_uri() + "?mode=ro"
+    try:
+        is_new = _check_schema(path, base, check=False if check else None)
+        uri = base
+    except StoreError as exc:
+        if "unable to open database file" not in str(exc):
+            raise
+        # A write-ahead-log database on read-only storage cannot make its shared-memory file: read it
+        # as an unchanging file instead (no writer can be at work on read-only storage).
+        uri = base + "&immutable=1"
+        is_new = _check_schema(path, uri, check=False if check else None)
+    if is_new:
+        raise StoreVersionError(path, None, SCHEMA_VERSION, "it has no tables")
+    return uri
+
+
+def _read_only_storage(message: str) -> bool:
+    return "readonly database" in message or "unable to open database file" in message
+
+
+def _why_read_only(message: str) -> str:
+    return (
+        "SQLite cannot write to it" if "readonly" in message else "its folder or the file cannot be written"
+    )
+
+
+def _connector(uri: str) -> Callable[[], sqlite3.Connection]:
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+
+    return connect
+
+
+def check_integrity(connection: sqlite3.Connection, *, full: bool = False, limit: int = 0) -> list[str]:
+    """SQLite's own check of every page of the file: the problems found (none: the file is sound).
+
+    `full` runs integrity_check (also compares every index with its table), otherwise quick_check."""
+    pragma = "integrity_check" if full else "quick_check"
+    rows = connection.execute(f"PRAGMA {pragma}({limit})" if limit else f"PRAGMA {pragma}").fetchall()
+    # SQLite may put several problems in one row, under a "*** in database main ***" heading.
+    problems = [line for row in rows for line in str(row[0]).splitlines() if not line.startswith("***")]
+    return [] if problems == ["ok"] else problems
+
+
+def _check_schema(path: Path, uri: str, *, check: bool | None) -> bool:
+    """Whether the file has no tables yet; raises when it is not an arbiter database of this version.
+
+    `check`: True checks the file for damage, False does so up to `READER_CHECK_LIMIT_BYTES`, None not.
+    """
+    # A plain connection that changes nothing: the file's journal mode is left alone until the file is
+    # known to be an arbiter database.
+    try:
+        connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot open the database: {exc}") from None
     try:
@@ -76,9 +168,19 @@ def _check_schema(path: Path) -> bool:
         if MetaRow.__tablename__ not in tables:
             raise StoreVersionError(path, None, SCHEMA_VERSION, "it has no meta table")
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+        if check or (check is False and path.stat().st_size <= READER_CHECK_LIMIT_BYTES):
+            problems = check_integrity(connection, limit=NAMED_PROBLEMS)
+            if problems:
+                raise StoreDamagedError(path, problems)
+        if "mode=rw" in uri and meta.get("application") == APPLICATION:
+            _check_writable(connection)
     except sqlite3.DatabaseError as exc:
         if str(exc) == "file is not a database":
             raise StoreVersionError(path, None, SCHEMA_VERSION, "not an SQLite file") from None
+        if "malformed" in str(exc):
+            raise StoreDamagedError(path, [str(exc)]) from None
+        if _read_only_storage(str(exc)):
+            raise StoreError(f"{path}: {exc}") from None
         raise StoreVersionError(path, None, SCHEMA_VERSION, f"SQLite cannot read it: {exc}") from None
     finally:
         connection.close()
@@ -91,6 +193,16 @@ def _check_schema(path: Path) -> bool:
     if version != SCHEMA_VERSION:
         raise StoreVersionError(path, version, SCHEMA_VERSION)
     return False
+
+
+def _check_writable(connection: sqlite3.Connection) -> None:
+    """Raise SQLite's read-only error now, rather than after the first game, when the file (or its
+    storage) cannot be written; a write that changes nothing, rolled back."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute("UPDATE meta SET value = value WHERE key = 'application'")
+    finally:
+        connection.execute("ROLLBACK")
 
 
 def _create_schema(writer: Engine) -> None:
@@ -114,3 +226,26 @@ def _begin(connection: Connection) -> None:
     # The driver runs in autocommit mode (isolation_level None), so the transaction starts here.
     immediate = connection.get_execution_options().get(_WRITE_OPTION, False)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def damage_report(path: Path) -> list[str]:
+    """Every problem SQLite's full integrity_check finds in the arbiter database at `path`, read
+    without writing to it (an empty list: the file is sound). Raises `StoreError` when the file is
+    missing or not an arbiter database."""
+    try:
+        uri = _check_read_only(path, check=False)
+    except StoreDamagedError:
+        uri = path.resolve().as_uri() + "?mode=ro"  # damage in the schema itself: check what is there
+    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    try:
+        return check_integrity(connection, full=True)
+    except sqlite3.DatabaseError:
+        pass  # the full check stops at damage it cannot step over; the quick one lists the pages
+    try:
+        # Past some damage SQLite gives up the whole check: ask for fewer problems until it answers.
+        for limit in (1000, 100, 10, 1):
+            with contextlib.suppress(sqlite3.DatabaseError):
+                return check_integrity(connection, limit=limit) or ["SQLite finds the file malformed"]
+        return ["SQLite finds the file malformed and cannot say where"]
+    finally:
+        connection.close()

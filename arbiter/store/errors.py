@@ -36,6 +36,31 @@ class StoreVersionError(StoreError):
         super().__init__(message)
 
 
+class StoreReadOnlyError(StoreError):
+    """A database that can be read but not written: reading commands work, `run` cannot."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path}: the database is read-only ({why}); reading commands (standings, report, pdn export) "
+            "work on it, but playing needs a writable copy: copy the file somewhere writable and give "
+            "that path (--db)"
+        )
+
+
+class StoreDamagedError(StoreError):
+    """SQLite found damaged pages in the file: nothing is read from it or written to it."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        shown = "; ".join(problems[:5])
+        super().__init__(
+            f"{path}: the database is damaged: {shown}; `arbiter db check {path}` lists the damage. "
+            "Restore a backup, or recover what SQLite can read with `sqlite3 DB .recover`"
+        )
+
+
 class UnknownTournamentError(StoreError):
     def __init__(self, path: Path, wanted: int | str) -> None:
         self.path = path

@@ -71,6 +71,7 @@ _OUTCOMES = {
 }
 
 _MOVE_INSERT = insert(StoreModel.metadata.tables["move"])
+_GAME_INSERT = insert(StoreModel.metadata.tables["game"])
 _EVENT_INSERT = insert(StoreModel.metadata.tables["event"])
 
 
@@ -83,14 +84,18 @@ class TournamentStore:
         self._writer = writer
 
     @classmethod
-    def open(cls, path: Path | str, *, create: bool = True) -> TournamentStore:
+    def open(
+        cls, path: Path | str, *, create: bool = True, read_only: bool = False, check: bool = True
+    ) -> TournamentStore:
         """Open the database at `path`, creating it when missing and `create` is set.
 
-        Raises `StoreNotFoundError` for a missing file (without `create`) and `StoreVersionError` for a
-        file that is not an arbiter database of this schema version.
+        Raises `StoreNotFoundError` for a missing file (without `create`), `StoreVersionError` for a
+        file that is not an arbiter database of this schema version, `StoreDamagedError` when SQLite
+        finds damaged pages, and (unless `read_only`) `StoreReadOnlyError` for a file it cannot write.
+        `check` False skips the damage check (a reader opening the file again after every game).
         """
         path = Path(path)
-        reader, writer = open_engines(path, create=create)
+        reader, writer = open_engines(path, create=create and not read_only, read_only=read_only, check=check)
         return cls(path, reader, writer)
 
     def close(self) -> None:
@@ -105,10 +110,15 @@ class TournamentStore:
         self.close()
 
     @contextmanager
-    def _write(self) -> Iterator[Session]:
-        """A session whose work is committed as one transaction, or not at all."""
-        with Session(self._writer) as session, session.begin():
-            yield session
+    def _write(self, what: str = "the change") -> Iterator[Session]:
+        """A session whose work is committed as one transaction, or not at all.
+
+        SQLite's failures (a full disk, a damaged page) become `StoreError` naming the file."""
+        try:
+            with Session(self._writer) as session, session.begin():
+                yield session
+        except DBAPIError as exc:
+            raise StoreError(f"{self.path}: {what} not stored: {exc.orig}") from exc
 
     # --- tournaments --------------------------------------------------------------------------------
 
@@ -230,37 +240,13 @@ class TournamentStore:
         transaction is rolled back and `StoreError` says which game was not stored.
         """
         _check_fits(planned, record)
-        columns = game_columns(tournament_id, planned, record)
-        key = columns["game_key"]
+        key = str(planned.key)
         try:
-            with self._write() as session:
+            with self._write(f"game {key} of tournament {tournament_id}") as session:
                 tournament = self._tournament_row(session, tournament_id)
-                existing = session.exec(
-                    select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
-                ).first()
-                if existing is None:
-                    game = GameRow(**columns)
-                    session.add(game)
-                    session.flush()
-                else:
-                    if existing.finished:
-                        raise GameAlreadyRecordedError(self.path, tournament_id, key)
-                    game = existing
-                    for name, value in columns.items():
-                        setattr(game, name, value)
-                    session.execute(delete(MoveRow).where(col(MoveRow.game_id) == game.id))
-                    session.flush()
-                assert game.id is not None
-                if record.moves:
-                    # Core executemany: the ORM's per-row bookkeeping would cost more than the insert itself.
-                    connection = session.connection()
-                    connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
-                if events:
-                    session.connection().execute(
-                        _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
-                    )
+                game_id = self._store_game(session, tournament_id, planned, record, events)
                 tournament.updated_at = now().isoformat()
-                return game.id
+                return game_id
         except SQLAlchemyError as exc:
             # The transaction was rolled back: nothing of this game is stored. The driver's message
             # says why without the statement and its hundreds of parameters.
@@ -268,6 +254,91 @@ class TournamentStore:
             raise StoreError(
                 f"{self.path}: game {key} of tournament {tournament_id} not stored: {reason}"
             ) from exc
+
+    def record_games(self, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]) -> list[int]:
+        """Store several games in one transaction (an import's batch): all of them, or none; return
+        their row ids. Each is stored as `record_game` stores it."""
+        for planned, record in games:
+            _check_fits(planned, record)
+        what = f"{len(games)} game(s) of tournament {tournament_id}"
+        try:
+            with self._write(what) as session:
+                tournament = self._tournament_row(session, tournament_id)
+                keys = [str(planned.key) for planned, _ in games]
+                taken = session.exec(
+                    select(GameRow.game_key).where(
+                        GameRow.tournament_id == tournament_id, col(GameRow.game_key).in_(keys)
+                    )
+                ).first()
+                if taken is None:
+                    ids = _insert_new_games(session, tournament_id, games)
+                else:  # some keys are stored already: each game as `record_game` would store it
+                    ids = [
+                        self._store_game(session, tournament_id, planned, record, ())
+                        for planned, record in games
+                    ]
+                tournament.updated_at = now().isoformat()
+                return ids
+        except SQLAlchemyError as exc:
+            reason = exc.orig if isinstance(exc, DBAPIError) else exc
+            raise StoreError(f"{self.path}: {what} not stored: {reason}") from exc
+
+    def _store_game(
+        self,
+        session: Session,
+        tournament_id: int,
+        planned: PlannedGame,
+        record: GameRecord,
+        events: Sequence[Event],
+    ) -> int:
+        columns = game_columns(tournament_id, planned, record)
+        key = columns["game_key"]
+        existing = session.exec(
+            select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
+        ).first()
+        if existing is None:
+            game = GameRow(**columns)
+            session.add(game)
+            session.flush()
+        else:
+            if existing.finished:
+                raise GameAlreadyRecordedError(self.path, tournament_id, key)
+            game = existing
+            for name, value in columns.items():
+                setattr(game, name, value)
+            session.execute(delete(MoveRow).where(col(MoveRow.game_id) == game.id))
+            session.flush()
+        assert game.id is not None
+        if record.moves:
+            # Core executemany: the ORM's per-row bookkeeping would cost more than the insert itself.
+            connection = session.connection()
+            connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
+        if events:
+            session.connection().execute(
+                _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
+            )
+        return game.id
+
+    def add_players(self, tournament_id: int, names: Sequence[str]) -> None:
+        """Seat more players after the last one (an import meeting new names as it reads)."""
+        with self._write(f"players of tournament {tournament_id}") as session:
+            self._tournament_row(session, tournament_id)
+            seated = session.exec(
+                select(EngineRow.name).where(EngineRow.tournament_id == tournament_id)
+            ).all()
+            seat = len(seated)
+            for name in names:
+                if name in seated:
+                    continue
+                seat += 1
+                session.add(EngineRow(tournament_id=tournament_id, seat=seat, name=name, engine_id=None))
+
+    def set_labels(self, tournament_id: int, *, variant: str, time_control: str) -> None:
+        """Name a tournament's variant and time control again (an import, once it has read every game)."""
+        with self._write(f"tournament {tournament_id}") as session:
+            row = self._tournament_row(session, tournament_id)
+            row.variant = variant
+            row.time_control = time_control
 
     def finished_keys(self, tournament_id: int) -> set[GameKey]:
         """The keys of the games that have a result: what a resumed run must not play again."""
@@ -480,6 +551,26 @@ class TournamentStore:
         if tournament_id is not None:
             query = query.where(GameRow.tournament_id == tournament_id)
         return {(tid, finished): count for tid, finished, count in session.exec(query).all()}
+
+
+def _insert_new_games(
+    session: Session, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]
+) -> list[int]:
+    """Insert games whose keys are not stored yet, with one statement for all their moves (the ORM's
+    bookkeeping of each game row would cost more than the rows themselves)."""
+    connection = session.connection()
+    ids: list[int] = []
+    moves: list[dict[str, Any]] = []
+    for planned, record in games:
+        inserted = connection.execute(_GAME_INSERT, game_columns(tournament_id, planned, record))
+        key = inserted.inserted_primary_key
+        assert key is not None
+        game_id = int(key[0])
+        ids.append(game_id)
+        moves.extend(move_columns(game_id, move) for move in record.moves)
+    if moves:
+        connection.execute(_MOVE_INSERT, moves)
+    return ids
 
 
 def _check_fits(planned: PlannedGame, record: GameRecord) -> None:

@@ -6,6 +6,7 @@ import os
 import re
 import sys
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -31,6 +32,10 @@ BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
 # The bundled engines report their scores in centi-men (Hub's own unit is the man).
 BUNDLED_SCORE_UNIT = "centi-men"
 
+# The most games one event may plan: more would take years to play and exhaust memory while planning.
+MAX_EVENT_GAMES = 1_000_000
+MAX_CONCURRENCY = 1024
+
 
 class ConfigError(ValueError):
     """A tournament or engines file that cannot be used; the message says where and why."""
@@ -55,18 +60,25 @@ def bundled_command(name: str) -> list[str]:
 class EngineEntry(BaseModel):
     """An engine as a tournament file lists it: a full configuration, a bundled engine, or a reference."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", strict=True)
 
     name: str = Field(min_length=1)
     bundled: Literal["random", "greedy", "alphabeta"] | None = None
 
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, value: str) -> str:
+        return printable_text(value, "the engine name")
+
 
 class Openings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     deck: str | None = Field(None, description="acf-144, acf-156, acf-174, acf-ctd, pro-checkers")
     file: Path | None = Field(
-        None, description="one opening per line (PDN moves or a FEN), or a .pdn file of games cut at `plies`"
+        None,
+        strict=False,
+        description="one opening per line (PDN moves or a FEN), or a .pdn file of games cut at `plies`",
     )
     plies: NonNegativeInt | None = Field(
         None, description="with a .pdn file: each game's start and this many of its plies make an opening"
@@ -121,7 +133,7 @@ def _ballot_rule_of(openings: Any) -> BallotRule | None:
 
 
 class Adjudication(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     max_plies: PositiveInt | None = Field(None, description="a draw once the game reaches this many plies")
     draw_score: int | None = Field(None, ge=0, description="both scores within +-this many centi-men...")
@@ -135,25 +147,25 @@ class Adjudication(BaseModel):
 class TournamentConfig(BaseModel):
     """A whole event: who plays, under which rules and clock, in which format, stored where."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = "Tournament"
+    name: str = Field("Tournament", min_length=1)
     variant: str = "english"
     time_control: str = "acf scale=0.01"
     time_controls: dict[str, str] = Field(
         default_factory=dict, description="an engine's own time control, by its name (cutechess -engine tc=)"
     )
     format: Literal["round-robin", "gauntlet", "match"] = "round-robin"
-    cycles: PositiveInt = 1
-    games_per_encounter: PositiveInt = 1
+    cycles: PositiveInt = Field(1, le=MAX_EVENT_GAMES)
+    games_per_encounter: PositiveInt = Field(1, le=MAX_EVENT_GAMES)
     repeat: bool = Field(False, description="play each opening twice, colours swapped (ballot pairs)")
     openings: Openings | None = None
     scoring: Literal["1-0.5-0", "2-1-0"] = "1-0.5-0"
-    concurrency: PositiveInt = 1
+    concurrency: PositiveInt = Field(1, le=MAX_CONCURRENCY)
     reuse_engines: bool = Field(True, description="keep engines running between games (new-game)")
-    database: Path = Path("tournament.sqlite")
-    report: Path | None = None
-    engines_file: Path | None = None
+    database: Path = Field(Path("tournament.sqlite"), strict=False)
+    report: Path | None = Field(None, strict=False)
+    engines_file: Path | None = Field(None, strict=False)
     scheduler: str | None = Field(
         None, description="a Dask scheduler (tcp://host:8786) whose workers play the games"
     )
@@ -244,6 +256,41 @@ class TournamentConfig(BaseModel):
             )
         return self
 
+    @field_validator("name")
+    @classmethod
+    def _printable_name(cls, value: str) -> str:
+        return printable_text(value, "the tournament name")
+
+    @model_validator(mode="after")
+    def _playable_size(self) -> TournamentConfig:
+        games = planned_game_count(self.format, len(self.engines), self.cycles, self.games_per_encounter)
+        if games > MAX_EVENT_GAMES:
+            key = "games_per_encounter" if self.games_per_encounter > self.cycles else "cycles"
+            raise SettingError(
+                (key,),
+                f"this event would plan {games:,} games ({self.cycles:,} cycle(s) of "
+                f"{self.games_per_encounter:,} game(s) per encounter, {len(self.engines)} engines, "
+                f"{self.format}); an event holds at most {MAX_EVENT_GAMES:,}",
+            )
+        return self
+
+
+def planned_game_count(format: str, engines: int, cycles: int, games_per_encounter: int) -> int:
+    """How many games an event of this shape plans, counted without building the schedule."""
+    encounters = {"round-robin": engines * (engines - 1) // 2, "gauntlet": engines - 1}.get(format, 1)
+    return encounters * cycles * games_per_encounter
+
+
+def printable_text(value: str, what: str) -> str:
+    """`value` when it is not blank and holds no control character (a NUL or an escape sequence in a
+    name would reach PDN files, the terminal and the site); else a ValueError naming `what`."""
+    if not value.strip():
+        raise ValueError(f"{what} is empty")
+    bad = next((ch for ch in value if unicodedata.category(ch) == "Cc"), None)
+    if bad is not None:
+        raise ValueError(f"{what} holds the control character {bad!r}")
+    return value
+
 
 def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
     """Read and validate a tournament file and resolve its engines (bundled, inline, or by reference)."""
@@ -305,9 +352,17 @@ def _relative(base: Path, value: Path) -> Path:
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        hint = " (it looks like UTF-16)" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise ConfigError(
+            f"{path}:{line}: not UTF-8 text{hint}: byte {exc.start} cannot be decoded; save it as UTF-8"
+        ) from None
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

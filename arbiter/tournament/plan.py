@@ -111,6 +111,12 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
         raise OpeningError(f"the openings start at number {spec.start}, but there are only {len(deck)}")
     deck = deck[spec.start - 1 :]
     if spec.count is not None:
+        if spec.count > len(deck):
+            source = spec.deck if spec.deck is not None else str(spec.file)
+            raise OpeningError(
+                f"openings.count is {spec.count:,}, but {source} holds {len(deck):,} opening(s): "
+                f"give a count up to {len(deck):,}, or leave it out to play them all"
+            )
         deck = deck[: spec.count]
     order = OpeningOrder(spec.order)
     return OpeningSequence(tuple(deck), order, spec.seed if order is OpeningOrder.RANDOM else None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -176,6 +177,9 @@ class TournamentRunner:
         self._seats_changed = asyncio.Event()
         # Identities from a preflight the caller ran before opening the store: stored, not probed again.
         self.checked: dict[str, EngineIdentity] | None = None
+        # How many of each engine's faults are stored already: the rest (met while starting, while
+        # quitting, or after its last game) are stored with the game they belong to.
+        self._faults_stored: weakref.WeakKeyDictionary[EngineClient, int] = weakref.WeakKeyDictionary()
 
     # ------------------------------------------------------------------ set-up
 
@@ -349,6 +353,7 @@ class TournamentRunner:
         """One seat of concurrency: takes games from the queue, keeping its engines between games."""
         store, tournament_id, queue, summary = seating
         pool: dict[str, EngineClient] = {}
+        last_game: dict[str, GameKey] = {}  # each engine's latest game in this seat
         this = asyncio.current_task()
         try:
             while not self._stop.is_set() and not self._draining and not queue.empty():
@@ -378,8 +383,9 @@ class TournamentRunner:
                         [Event(EventKind.NOTE, "game abandoned: run stopped")],
                     )
                     summary.abandoned += 1
-                    for engine in pool.values():
+                    for name, engine in pool.items():
                         await engine.quit()
+                        events.extend(self._fault_events(name, engine))
                     pool.clear()
                 try:
                     store.record_game(tournament_id, game, record, events)
@@ -393,6 +399,7 @@ class TournamentRunner:
                     record = stored.record
                     self.observer.game_finished(game, record)
                     continue
+                last_game.update({game.white: game.key, game.black: game.key})
                 if record.outcome is not None and record.outcome.winner is not Winner.UNFINISHED:
                     summary.played_now += 1
                 if events:
@@ -403,6 +410,38 @@ class TournamentRunner:
                 self.seats_changed()
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
+            self._store_late_faults(store, tournament_id, pool, last_game)
+
+    def _fault_events(self, name: str, engine: EngineClient) -> list[Event]:
+        """Events for the faults of `engine` not stored yet, which are then counted as stored."""
+        stored = self._faults_stored.get(engine, 0)
+        self._faults_stored[engine] = len(engine.faults)
+        return [
+            Event(EventKind.FAULT, f"{problem.kind}: {problem}", engine=name)
+            for problem in engine.faults[stored:]
+        ]
+
+    def _store_late_faults(
+        self,
+        store: TournamentStore,
+        tournament_id: int,
+        pool: dict[str, EngineClient],
+        last_game: dict[str, GameKey],
+    ) -> None:
+        """Faults met while quitting engines after their last game (no exit after `quit`, processes left
+        behind), stored with that game."""
+        for name, engine in pool.items():
+            events = self._fault_events(name, engine)
+            key = last_game.get(name)
+            if not events or key is None:
+                continue
+            try:
+                for event in events:
+                    store.record_event(tournament_id, event, game_key=key)
+            except StoreError as exc:
+                self.observer.message(f"the faults of {name} after game {key} were not stored: {exc}")
+                continue
+            self.observer.events_recorded(events)
 
     async def _engine(self, name: str, pool: dict[str, EngineClient], game: str = "") -> EngineClient:
         """An opened engine for the next game: the slot's running one, or a fresh start."""
@@ -431,14 +470,12 @@ class TournamentRunner:
         names = {Color.WHITE: game.white, Color.BLACK: game.black}
         opened: dict[Color, EngineClient] = {}
         failures: dict[Color, EngineFault] = {}
-        seen: dict[Color, int] = {}  # faults an engine had before this game
         for color, name in names.items():
             try:
                 opened[color] = await self._engine(name, pool, f"game {game.key}")
             except EngineFault as fault:
                 failures[color] = fault
                 opened[color] = pool[name]
-            seen[color] = 0 if color in failures else len(opened[color].faults)
         if failures:
             record = start_failure_record(setup, opened, failures)
         else:
@@ -451,12 +488,13 @@ class TournamentRunner:
             )
         events = []
         for color, engine in opened.items():
-            new_faults = engine.faults[seen[color] :]
-            for problem in new_faults:
-                events.append(Event(EventKind.FAULT, f"{problem.kind}: {problem}", engine=names[color]))
+            # Faults since the last stored ones: while starting (a stderr flood), during the game, and
+            # while quitting (no exit after `quit`, processes left behind) all belong to this game.
+            new_faults = len(engine.faults) > self._faults_stored.get(engine, 0)
             if not self.config.reuse_engines or new_faults or not engine.alive:
                 await engine.quit()
                 pool.pop(names[color], None)
+            events.extend(self._fault_events(names[color], engine))
         return record, events
 
     def _abandoned(self, game: PlannedGame) -> GameRecord:

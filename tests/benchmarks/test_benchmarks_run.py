@@ -30,6 +30,7 @@ CASES = {
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
     "report_scale": (["--games", "20"], "site"),
     "statistics_speed": (["--games", "100", "--players", "4"], "rating list"),
+    "pdn_import": (["--games", "20", "--small", "10"], "games/minute"),
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -32,6 +33,8 @@ from cluster_runs import (  # noqa: E402
 from dask_cluster import DaskCluster  # noqa: E402
 
 from arbiter.referee.record import Termination  # noqa: E402
+
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
 
 
 def test_a_worker_that_joins_mid_run_is_checked_and_then_plays_games(
@@ -116,3 +119,32 @@ def test_a_worker_process_killed_alone_leaves_no_engine_running(tmp_path: Path, 
     text = said(out)
     assert "joined and was checked" in text, "the nanny's new worker was checked before it played"
     assert "the workers it was given to left; given to others" in text, "the dead worker's games moved"
+
+
+def test_a_worker_lost_during_the_preflight_is_dropped_and_the_others_play_the_event(
+    tmp_path: Path, cluster: DaskCluster
+) -> None:
+    # w2's alphabeta takes a minute to answer `hub`: the preflight waits on it, and w2 dies meanwhile.
+    host_engines = tmp_path / "w2-engines.toml"
+    slow = [sys.executable, str(ENGINES / "slow_start.py"), "60"]
+    host_engines.write_text(
+        '[[engines]]\nname = "alphabeta"\ncommand = [' + ", ".join(f'"{part}"' for part in slow) + "]\n",
+        encoding="utf-8",
+    )
+    cluster.start_worker("w1")
+    cluster.start_worker("w2", env={"ARBITER_WORKER_ENGINES": str(host_engines)})
+    cluster.wait_for_workers(["w1", "w2"])
+    path = write(tmp_path, match("st=0.1"))
+    database = tmp_path / "event.sqlite"
+    with client_of(cluster) as client, running(arbiter_run(path, "--scheduler", cluster.address)) as run:
+        pid = worker_pids(client)["w2"]
+        wait_until(lambda: bool(engines_under(pid, b"slow_start.py")), "w2 checks its slow engine", run)
+        cluster.kill("w2")
+        code, out, err = finish(run)
+    assert code == 0, f"{out}\n{err}"
+    assert "Traceback" not in out + err
+    text = said(out)
+    assert "left during the preflight; going on without it" in text
+    assert "playing on 1 Dask worker(s)" in text
+    workers = assert_each_game_stored_once(database, out)
+    assert set(workers.values()) == {"w1"}

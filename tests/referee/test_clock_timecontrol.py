@@ -75,7 +75,7 @@ def test_fmjd_presets() -> None:
 
 def test_jump_limits_can_be_added_to_any_control_or_removed_from_acf() -> None:
     assert parse_time_control("30/3600 jump").jump_limits == ACF_JUMP_LIMITS
-    assert parse_time_control("st=5 jump=acf").jump_limits == ACF_JUMP_LIMITS
+    assert parse_time_control("st=500 jump=acf").jump_limits == ACF_JUMP_LIMITS
     assert parse_time_control("fmjd jump").jump_limits == ACF_JUMP_LIMITS
     assert parse_time_control("acf jump=off").jump_limits is None
 

@@ -1,0 +1,158 @@
+"""Tournament files that cannot be played are refused before anything runs: a clear message naming the
+file, the line and the key, a non-zero exit, no traceback, and the games already stored untouched."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from bad_input_support import ENGINE_LINES, ENGINES, arbiter, assert_refused, make_stored_event, stored_rows
+
+
+@pytest.fixture(scope="module")
+def stored_event(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_stored_event(tmp_path_factory.mktemp("stored"))
+
+
+@pytest.fixture
+def event_folder(tmp_path: Path, stored_event: Path) -> Path:
+    """A folder whose `event.sqlite` already holds a finished event."""
+    shutil.copy(stored_event, tmp_path / "event.sqlite")
+    return tmp_path
+
+
+def refused_run(folder: Path, text: str, *expected: str, encoding: str = "utf-8") -> None:
+    """`arbiter run` on a tournament file of `text` is refused, saying `expected`, the games kept."""
+    database = folder / "event.sqlite"
+    before = stored_rows(database)
+    (folder / "bad.toml").write_text(text, encoding=encoding)
+    assert_refused(arbiter("run", "bad.toml", cwd=folder), *expected, code=2)
+    assert stored_rows(database) == before, "the stored games changed"
+
+
+HEAD = 'name = "bad event"\ndatabase = "event.sqlite"\ntime_control = "depth=1"\n'
+
+# (tournament file lines, what the message must say: the place and what is wrong)
+BAD_SETTINGS = {
+    "a billion cycles": ("cycles = 1000000000", ["bad.toml:1: cycles", "less than or equal to 1000000"]),
+    "a twenty-digit count": (
+        "games_per_encounter = 99999999999999999999",
+        ["bad.toml:1: games_per_encounter", "less than or equal to 1000000"],
+    ),
+    "counts that multiply past what can be played": (
+        "cycles = 2000\ngames_per_encounter = 1000",
+        ["bad.toml:1: cycles", "would plan 2,000,000 games", "at most 1,000,000"],
+    ),
+    "a count given as text": (
+        'games_per_encounter = "2"',
+        ["bad.toml:1: games_per_encounter", "valid integer"],
+    ),
+    "a yes/no given as text": ('repeat = "yes"', ["bad.toml:1: repeat", "valid boolean"]),
+    "a blank tournament name": ('name = "   "', ["bad.toml:1: name", "the tournament name is empty"]),
+    "a NUL in an engine name": (
+        '[[engines]]\nname = "rand\\u0000om"\nbundled = "random"',
+        ["bad.toml:5: engines.0.name", "control character '\\x00'"],
+    ),
+    "jump limits that never apply": (
+        'time_control = "st=0.1 jump"',
+        ["bad.toml:1: time_control", "the jump limits (1 min for a capture) never apply"],
+    ),
+    "a margin without a clock": (
+        'time_control = "depth=3 margin=5"',
+        ["bad.toml:1: time_control", "margin= has nothing to act on: depth=3 has no time limit"],
+    ),
+    "a twenty-digit move count": (
+        'time_control = "99999999999999999999/1"',
+        ["bad.toml:1: time_control", "the move count must be at most 10,000"],
+    ),
+    "a week-long move": ('time_control = "st=9999999"', ["time_control", "st= must be at most 168 h"]),
+    "more openings than the deck holds": (
+        '[openings]\ndeck = "acf-156"\ncount = 500',
+        ["openings.count is 500, but acf-156 holds 156 opening(s)"],
+    ),
+    "an endless engine timeout": (
+        '[[engines]]\nname = "slow"\nbundled = "random"\ntimeouts = { quit = inf }',
+        ["bad.toml:7: engines.0.timeouts.quit", "inf seconds: give a finite wait"],
+    ),
+    "a memory limit given as text": (
+        '[[engines]]\nname = "small"\nbundled = "random"\nmemory_limit_mb = "512"',
+        ["bad.toml:7: engines.0.memory_limit_mb", "valid integer"],
+    ),
+}
+
+
+def tournament_text(lines: str) -> str:
+    """A tournament file: the case's top-level lines first (line 1 on), the usual settings it does not
+    give, then its tables (a bad engine before a good one, the event needing two) or the engines."""
+    settings = {"name": '"bad event"', "database": '"event.sqlite"', "time_control": '"depth=1"'}
+    top = [] if lines.startswith("[") else lines.splitlines()
+    for line in top:
+        settings.pop(line.partition("=")[0].strip(), None)
+    head = "\n".join([*top, *(f"{key} = {value}" for key, value in settings.items())]) + "\n"
+    if lines.startswith("[[engines]]"):
+        return head + lines + '\n[[engines]]\nname = "greedy"\nbundled = "greedy"\n'
+    if lines.startswith("["):
+        return head + ENGINE_LINES + lines + "\n"
+    return head + ENGINE_LINES
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SETTINGS))
+def test_a_bad_setting_is_refused_with_its_place_and_the_stored_games_kept(
+    case: str, event_folder: Path
+) -> None:
+    lines, expected = BAD_SETTINGS[case]
+    refused_run(event_folder, tournament_text(lines), *expected)
+
+
+def test_a_utf16_tournament_file_is_refused_as_not_utf8(event_folder: Path) -> None:
+    refused_run(
+        event_folder,
+        HEAD + ENGINE_LINES,
+        "bad.toml:1: not UTF-8 text (it looks like UTF-16)",
+        encoding="utf-16",
+    )
+
+
+def test_dev_null_as_the_database_is_refused_and_nothing_is_made_beside_it(tmp_path: Path) -> None:
+    journal = Path("/dev/null-journal")
+    existed = journal.exists()
+    (tmp_path / "bad.toml").write_text(
+        HEAD.replace('"event.sqlite"', '"/dev/null"') + ENGINE_LINES, encoding="utf-8"
+    )
+    assert_refused(
+        arbiter("run", "bad.toml", cwd=tmp_path), "/dev/null: not an arbiter database", "not a regular file"
+    )
+    assert journal.exists() == existed
+
+
+@pytest.mark.parametrize(
+    ("report", "expected"),
+    [
+        ("afile", "report folder: afile is a file, not a folder"),
+        ("afile/site", "report folder: afile/site: cannot write there: Not a directory"),
+    ],
+)
+def test_a_report_folder_that_cannot_be_written_is_refused_before_the_first_game(
+    event_folder: Path, report: str, expected: str
+) -> None:
+    (event_folder / "afile").write_text("not a folder\n", encoding="utf-8")
+    text = (
+        HEAD.replace('name = "bad event"', 'name = "stored event"') + f'report = "{report}"\n' + ENGINE_LINES
+    )
+    refused_run(event_folder, text, expected)
+
+
+def test_an_unbalanced_quote_in_a_match_engine_is_refused(tmp_path: Path) -> None:
+    ran = arbiter(
+        "match", f'{sys.executable} "{ENGINES / "slow_start.py"}', "greedy", "--db", "m.sqlite", cwd=tmp_path
+    )
+    assert_refused(ran, "engine A", "No closing quotation", code=2)
+    assert not (tmp_path / "m.sqlite").exists()
+
+
+def test_play_refuses_a_start_position_without_pieces(tmp_path: Path) -> None:
+    ran = arbiter("play", "random", "greedy", "--fen", "W:W:B", cwd=tmp_path)
+    assert_refused(ran, "start position 'W:W:B'", "the game is already over", "no pieces", code=2)
+    assert "Result:" not in ran.out
