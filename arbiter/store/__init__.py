@@ -10,6 +10,7 @@ from arbiter.store.errors import (
 )
 from arbiter.store.events import Event, EventKind, StoredEvent
 from arbiter.store.models import (
+    GameLine,
     PlayerEntry,
     StoredEngine,
     StoredGame,
@@ -25,6 +26,7 @@ __all__ = [
     "Event",
     "EventKind",
     "GameAlreadyRecordedError",
+    "GameLine",
     "GameMismatchError",
     "PlayerEntry",
     "StoreError",

@@ -1,0 +1,132 @@
+"""Writing the pages of a site: the static files, the event-wide pages, the games list (one page per
+`GAMES_PER_PAGE` games) and the game pages, each from what it shows and nothing more.
+
+The two ways of building a site share this: `build_site` (games held in memory) and `StoreSite`
+(games read from a tournament database, a few at a time).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from arbiter.report import formatting
+from arbiter.report.event_pages import (
+    GAMES_PER_PAGE,
+    first_mover,
+    games_page_count,
+    games_page_name,
+    index_context,
+    page_of_games,
+    sides,
+)
+from arbiter.report.files import write_atomic
+from arbiter.report.game_page import EVENT_PDN, GameJob, write_game_page
+from arbiter.report.lines import Line
+from arbiter.report.summary import EventSummary
+from arbiter.report.templating import environment, templates_dir
+
+STATIC_FILES = ("site.css", "viewer.js")
+# Game pages are made in parallel from this many on (a whole site, not the refresh after a game).
+PARALLEL_FROM = 400
+CHUNK = 64
+
+
+class PageWriter:
+    """Renders the site's templates into `out`; `written` lists every file it wrote or kept."""
+
+    def __init__(self, out: Path, summary: EventSummary, slugs: dict[str, str], has_openings: bool) -> None:
+        self.out = out
+        self.summary = summary
+        self.event = summary.event
+        self.slugs = slugs
+        self.has_openings = has_openings
+        self.directory = templates_dir()
+        self.env = environment(self.directory)
+        self.written: list[str] = []
+
+    def common(self, root: str, page: str) -> dict[str, Any]:
+        return {
+            "root": root,
+            "page": page,
+            "event": self.event,
+            "engine_slugs": self.slugs,
+            "has_openings": self.has_openings,
+            "pdn_name": EVENT_PDN,
+            "first": first_mover(self.event),
+            "side_names": sides(self.event),
+        }
+
+    def write(self, relative: str, data: str | bytes) -> None:
+        write_atomic(self.out / relative, data)
+        self.written.append(relative)
+
+    def render(self, template: str, relative: str, context: dict[str, Any]) -> None:
+        self.write(relative, self.env.get_template(template).render(context))
+
+    def static(self) -> None:
+        for name in STATIC_FILES:
+            data = (self.directory / "static" / name).read_bytes()
+            relative = f"static/{name}"
+            target = self.out / relative
+            if target.is_file() and target.read_bytes() == data:
+                self.written.append(relative)
+            else:
+                self.write(relative, data)
+
+    def event_pages(self) -> None:
+        """The index, every engine's page and the openings page: what changes with every game."""
+        updated = formatting.moment(datetime.now(UTC))
+        summary = self.summary
+        for name, engine in summary.engines.items():
+            context = self.common("../", "engine") | {"engine": engine, "summary": summary}
+            self.render("engine.html", f"engines/{self.slugs[name]}.html", context)
+        if self.has_openings:
+            context = self.common("", "openings") | {"summary": summary}
+            self.render("openings.html", "openings.html", context)
+        self.render("index.html", "index.html", self.common("", "index") | index_context(summary, updated))
+
+    def games_pages(self, lines: Sequence[Line], numbers: Iterable[int] | None = None) -> None:
+        """Pages `numbers` (from 1; all of them by default) of the list of every game, in playing order."""
+        count = games_page_count(len(lines))
+        names = [games_page_name(number) for number in range(1, count + 1)]
+        for number in range(1, count + 1) if numbers is None else sorted(set(numbers)):
+            if number > count:
+                continue
+            context = self.common("", "games") | {
+                "rows": page_of_games(lines, number),
+                "page_number": number,
+                "page_count": count,
+                "page_names": names,
+                "games_count": len(lines),
+                "per_page": GAMES_PER_PAGE,
+            }
+            self.render("games.html", names[number - 1], context)
+        self.written.extend(names)
+
+
+def write_game_pages(out: Path, jobs: Iterable[GameJob], workers: int) -> Iterator[str]:
+    """Write each job's page and PDN file; yield each game's PDN, in order. With `workers` above 1 and
+    many pages to make, they are made in that many worker processes, `CHUNK` games at a time."""
+    write = partial(write_game_page, out)
+    if workers <= 1:
+        yield from map(write, jobs)
+        return
+    pending = iter(jobs)
+    first = [job for _, job in zip(range(PARALLEL_FROM), pending, strict=False)]
+    if len(first) < PARALLEL_FROM:
+        yield from map(write, first)
+        return
+    # Workers are started afresh ("spawn"): forking a process that runs threads (an event loop with
+    # engine readers) is not safe. Jobs are handed over a window at a time, so memory stays flat.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        window = first
+        while window:
+            yield from pool.map(write, window, chunksize=CHUNK)
+            window = [job for _, job in zip(range(PARALLEL_FROM * 2), pending, strict=False)]
