@@ -40,8 +40,8 @@ def games_page_name(number: int) -> str:
     return "games.html" if number == 1 else f"games-{number}.html"
 
 
-def games_page_count(games: int) -> int:
-    return max(1, -(-games // GAMES_PER_PAGE))
+def games_page_count(games: int, per_page: int = GAMES_PER_PAGE) -> int:
+    return max(1, -(-games // per_page))
 
 
 def date_range(summary: EventSummary) -> str:
@@ -103,6 +103,6 @@ def index_context(summary: EventSummary, updated: str) -> dict[str, Any]:
     }
 
 
-def page_of_games(lines: Sequence[Line], number: int) -> Sequence[Line]:
+def page_of_games(lines: Sequence[Line], number: int, per_page: int = GAMES_PER_PAGE) -> Sequence[Line]:
     """The games on page `number` (from 1) of the games list."""
-    return lines[(number - 1) * GAMES_PER_PAGE : number * GAMES_PER_PAGE]
+    return lines[(number - 1) * per_page : number * per_page]

@@ -40,8 +40,16 @@ CHUNK = 64
 class PageWriter:
     """Renders the site's templates into `out`; `written` lists every file it wrote or kept."""
 
-    def __init__(self, out: Path, summary: EventSummary, slugs: dict[str, str], has_openings: bool) -> None:
+    def __init__(
+        self,
+        out: Path,
+        summary: EventSummary,
+        slugs: dict[str, str],
+        has_openings: bool,
+        games_per_page: int = GAMES_PER_PAGE,
+    ) -> None:
         self.out = out
+        self.per_page = games_per_page
         self.summary = summary
         self.event = summary.event
         self.slugs = slugs
@@ -93,18 +101,18 @@ class PageWriter:
 
     def games_pages(self, lines: Sequence[Line], numbers: Iterable[int] | None = None) -> None:
         """Pages `numbers` (from 1; all of them by default) of the list of every game, in playing order."""
-        count = games_page_count(len(lines))
+        count = games_page_count(len(lines), self.per_page)
         names = [games_page_name(number) for number in range(1, count + 1)]
         for number in range(1, count + 1) if numbers is None else sorted(set(numbers)):
             if number > count:
                 continue
             context = self.common("", "games") | {
-                "rows": page_of_games(lines, number),
+                "rows": page_of_games(lines, number, self.per_page),
                 "page_number": number,
                 "page_count": count,
                 "page_names": names,
                 "games_count": len(lines),
-                "per_page": GAMES_PER_PAGE,
+                "per_page": self.per_page,
             }
             self.render("games.html", names[number - 1], context)
         self.written.extend(names)
