@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arbiter.report import formatting
+from arbiter.report.board_svg import board_svg
 from arbiter.report.event_pages import (
     GAMES_PER_PAGE,
     first_mover,
@@ -27,11 +28,12 @@ from arbiter.report.event_pages import (
 )
 from arbiter.report.files import write_atomic
 from arbiter.report.game_page import EVENT_PDN, GameJob, write_game_page
-from arbiter.report.lines import Line
+from arbiter.report.lines import Line, variant_named
+from arbiter.report.live import LIVE_DATA, live_script
 from arbiter.report.summary import EventSummary
 from arbiter.report.templating import environment, templates_dir
 
-STATIC_FILES = ("site.css", "viewer.js")
+STATIC_FILES = ("site.css", "viewer.js", "live.js")
 # Game pages are made in parallel from this many on (a whole site, not the refresh after a game).
 PARALLEL_FROM = 400
 CHUNK = 64
@@ -98,6 +100,20 @@ class PageWriter:
             context = self.common("", "openings") | {"summary": summary}
             self.render("openings.html", "openings.html", context)
         self.render("index.html", "index.html", self.common("", "index") | index_context(summary, updated))
+        self.live_page()
+
+    def live_page(self) -> None:
+        """The live page, and its data file when there is none yet (the publisher of a running event
+        writes it; a site built after the event shows no game being played)."""
+        variant = variant_named(self.event.variant)
+        board = None
+        if variant is not None:
+            board = board_svg(variant.geometry, "e" * variant.geometry.square_count, label="board")
+        self.render("live.html", "live.html", self.common("", "live") | {"board": board})
+        if not (self.out / LIVE_DATA).is_file():
+            self.write(LIVE_DATA, live_script({"updated": None, "games": []}))
+        else:
+            self.written.append(LIVE_DATA)
 
     def games_pages(self, lines: Sequence[Line], numbers: Iterable[int] | None = None) -> None:
         """Pages `numbers` (from 1; all of them by default) of the list of every game, in playing order."""
