@@ -23,6 +23,7 @@ COMMAND_MODULES = [
     "arbiter.commands.standings",
     "arbiter.commands.pdn",
     "arbiter.commands.report",
+    "arbiter.commands.serve",
 ]
 
 
