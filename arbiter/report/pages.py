@@ -26,7 +26,7 @@ from arbiter.report.event_pages import (
     page_of_games,
     sides,
 )
-from arbiter.report.files import write_atomic
+from arbiter.report.files import page_key, write_atomic
 from arbiter.report.game_page import EVENT_PDN, GameJob, write_game_page
 from arbiter.report.lines import Line, variant_named
 from arbiter.report.live import LIVE_DATA, live_script
@@ -89,16 +89,25 @@ class PageWriter:
             else:
                 self.write(relative, data)
 
-    def event_pages(self) -> None:
-        """The index, every engine's page and the openings page: what changes with every game."""
+    def event_pages(self, openings: Iterable[str] | None = None) -> None:
+        """The index, every engine's page, the openings page and the pages of `openings` (all of
+        them by default): what changes with every game."""
         updated = formatting.moment(datetime.now(UTC))
         summary = self.summary
         for name, engine in summary.engines.items():
             context = self.common("../", "engine") | {"engine": engine, "summary": summary}
             self.render("engine.html", f"engines/{self.slugs[name]}.html", context)
         if self.has_openings:
-            context = self.common("", "openings") | {"summary": summary}
+            pages = {opening.id: page_key(opening.id) for opening in summary.openings}
+            context = self.common("", "openings") | {"summary": summary, "opening_pages": pages}
             self.render("openings.html", "openings.html", context)
+            wanted = None if openings is None else set(openings)
+            for opening in summary.openings:
+                relative = f"openings/{pages[opening.id]}.html"
+                if wanted is None or opening.id in wanted:
+                    self.render("opening.html", relative, self.common("../", "openings") | {"o": opening})
+                else:
+                    self.written.append(relative)
         self.render("index.html", "index.html", self.common("", "index") | index_context(summary, updated))
         self.live_page()
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from arbiter.referee.game import identity_fields
 from arbiter.report.event_pages import GAMES_PER_PAGE
 from arbiter.report.files import engine_slugs, page_key, write_atomic
 from arbiter.report.from_store import Schedule, load_schedule
@@ -33,7 +34,7 @@ from arbiter.report.pages import PageWriter, write_game_pages
 from arbiter.report.pdn_export import game_pdn
 from arbiter.report.replay import replay
 from arbiter.report.site import MANIFEST, SiteBuild
-from arbiter.report.summary import summarize
+from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
 from arbiter.store import StoredGame, TournamentStore
 from arbiter.tournament.schedule import GameKey
@@ -121,12 +122,12 @@ class StoreSite:
         """Bring the site up to the database: everything when `full` or when the folder holds the site
         of something else (or of other code); otherwise what changed since its last build."""
         with TournamentStore.open(self.database, create=False) as store:
-            schedule = load_schedule(store, self.reference)
-            tournament = schedule.info.id
-            if self._schedule is None or self._schedule.info.id != tournament:
-                self._start(schedule)
+            if self._schedule is None:
+                self._start(load_schedule(store, self.reference))
             else:
-                self._schedule = schedule  # its status and players' identities may have changed
+                self._update(store)
+            assert self._schedule is not None
+            tournament = self._schedule.info.id
             self._read_changes(store, tournament)
             published = None if full else _Published.load(self.out)
             if published is not None and (
@@ -159,6 +160,22 @@ class StoreSite:
         self._planned = [entry_line(GameEntry.planned(game)) for game in schedule.planned]
         self._plan_index = {line.key: line for line in self._planned}
         self._played, self._order, self._position, self._revision, self._top_id = {}, [], {}, 0, 0
+        self._planned_openings = any(line.opening is not None for line in self._planned)
+        self._tallies = Tallies(schedule.event)
+        for line in self._planned:
+            self._tallies.add(line)
+
+    def _update(self, store: TournamentStore) -> None:
+        """The tournament's state and its engines' identities, which change while it runs (its
+        schedule does not: it is planned once)."""
+        schedule = self._schedule
+        assert schedule is not None
+        info = store.tournament(schedule.info.id)
+        engines = store.engines(info.id)
+        event = replace(schedule.event, status=info.status.value)
+        identities = {engine.name: (identity_fields(engine.identity), engine.engine_id) for engine in engines}
+        self._schedule = replace(schedule, info=info, event=event, identities=identities)
+        self._tallies.event = event
 
     def _read_changes(self, store: TournamentStore, tournament: int) -> None:
         """Read the lines of the games stored since the last read."""
@@ -170,6 +187,7 @@ class StoreSite:
             if key in self._played:
                 self._order.remove(key)  # written again (a stopped game played anew): now the latest
             line = stored_line(stored, self._plan_index.get(key))
+            self._tallies.add(line)
             self._played[key] = _Played(line, stored.key, stored.revision, stored.id)
             self._order.append(key)
             self._revision = max(self._revision, stored.revision)
@@ -188,9 +206,11 @@ class StoreSite:
     def _writer(self, lines: Sequence[Line]) -> PageWriter:
         schedule = self._schedule
         assert schedule is not None
-        summary = summarize(schedule.event, lines, schedule.identities)
+        summary = self._tallies.summary(schedule.identities)
         slugs = engine_slugs(summary.players)
-        has_openings = schedule.event.ballot_pairs or any(line.opening is not None for line in lines)
+        has_openings = (
+            schedule.event.ballot_pairs or self._planned_openings or bool(self._tallies.openings.infos)
+        )
         return PageWriter(self.out, summary, slugs, has_openings, self.per_page)
 
     def _full(self, store: TournamentStore, tournament: int) -> SiteBuild:
@@ -230,7 +250,8 @@ class StoreSite:
         keys = [str(game.key) for game in fresh]
         pages = {position[key] // self.per_page + 1 for key in keys if key in position}
         writer.games_pages(lines, pages)
-        writer.event_pages()
+        opened = [game.line.opening.id for game in fresh if game.line.opening is not None]
+        writer.event_pages(openings=opened)
         return SiteBuild(self.out, written, len(self._played) - written, len(writer.written) + 2 * written)
 
     def _pdn_and_pages(

@@ -9,10 +9,9 @@ that grow with the event keep their latest entries only, so the pages stay the s
 
 from __future__ import annotations
 
-import heapq
 import math
-from collections import Counter, deque
-from collections.abc import Iterable, Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -87,7 +86,7 @@ class EngineSummary:
     opponents: list[OpponentRecord] = field(default_factory=list)
     faults: list[Loss] = field(default_factory=list)
     time_losses: list[Loss] = field(default_factory=list)
-    latest: deque[EngineGame] = field(default_factory=lambda: deque(maxlen=ENGINE_LATEST_GAMES))
+    latest: list[EngineGame] = field(default_factory=list)
     """The engine's latest games, oldest first."""
     game_count: int = 0
     moves_timed: int = 0
@@ -174,15 +173,6 @@ class EventSummary:
         return sum(self.results.values())
 
 
-def player_list(event: EventInfo, lines: Iterable[Line]) -> tuple[str, ...]:
-    """The event's players, then anyone found only in the games, in order of first appearance."""
-    found = dict.fromkeys(event.players)
-    for line in lines:
-        found.setdefault(line.white)
-        found.setdefault(line.black)
-    return tuple(found)
-
-
 def summarize(
     event: EventInfo,
     lines: Sequence[Line],
@@ -192,75 +182,119 @@ def summarize(
 
     `identities` gives each player's engine identity and engine key, when known apart from the games.
     """
-    scheme = event.scoring
-    players = player_list(event, lines)
-    results: Counter[FinishedGame] = Counter()
-    paired: list[FinishedGame] = []
-    engines = {name: EngineSummary(name=name, standing=None, elo=None) for name in players}
-    for name, (identity, engine_id) in (identities or {}).items():
-        if name in engines:
-            engines[name].identity, engines[name].engine_id = dict(identity), engine_id
-    openings = _OpeningCounts()
-    playing: list[Line] = []
-    latest: list[tuple[datetime, int, Line]] = []
-    starts: list[datetime] = []
-    ends: list[datetime] = []
-    every_game_done = True
-    for number, line in enumerate(lines):
-        if not line.played:
-            every_game_done = False
-            continue
-        _count_game(engines, line)
-        if line.started_at is not None:
-            starts.append(line.started_at)
-        state = line.state
-        if state == "playing":
-            playing.append(line)
-        if state != "finished":
-            every_game_done = False
-            continue
-        if line.ended_at is not None:
-            ends.append(line.ended_at)
-        result = line.finished_game()
-        assert result is not None
-        results[result] += 1
-        if result.pair_index is not None and len(players) == 2:
-            paired.append(result)
-        openings.add(line, result)
-        moment = line.ended_at or line.started_at
-        assert moment is not None
-        entry = (moment, number, line)
-        if len(latest) < LATEST_RESULTS:
-            heapq.heappush(latest, entry)
+    tallies = Tallies(event)
+    for line in lines:
+        tallies.add(line)
+    return tallies.summary(identities)
+
+
+class Tallies:
+    """What the summary counts, kept game by game: a game is added, or taken out again when a newer
+    line of it comes (the publisher of a running event keeps one between refreshes, so that a refresh
+    costs the games that changed, not the event). The latest games are those added last."""
+
+    def __init__(self, event: EventInfo) -> None:
+        self.event = event
+        self.players: dict[str, None] = dict.fromkeys(event.players)
+        self.lines: dict[str, Line] = {}
+        self.planned = 0
+        self.unfinished = 0
+        """Games in `lines` (planned or played) without a result."""
+        self.results: Counter[FinishedGame] = Counter()
+        """Results by players and outcome only: a long event has a few hundred distinct ones."""
+        self.pairs: dict[int, list[FinishedGame]] = {}
+        self.engines: dict[str, _EngineCounts] = {}
+        self.openings = _OpeningCounts()
+        self.playing: dict[str, Line] = {}
+        self.latest: OrderedDict[str, Line] = OrderedDict()
+        self.started_at: datetime | None = None
+        self.ended_at: datetime | None = None
+
+    def add(self, line: Line) -> None:
+        """Count `line`, in place of the game's line counted before, if any."""
+        old = self.lines.get(line.key)
+        if old is not None:
+            self._count(old, -1)
         else:
-            heapq.heappushpop(latest, entry)
-    table = standings(results, players, scheme)
-    elo = {name: elo_for(results, name) for name in players}
-    cross = crosstable(results, players, scheme)
-    for standing in table:
-        engines[standing.player].standing = standing
-    for summary in engines.values():
-        summary.elo = elo[summary.name]
-        summary.opponents = _opponents(cross, summary.name, players)
-    ordered = {standing.player: engines[standing.player] for standing in table}
-    ordered.update(engines)
-    return EventSummary(
-        event=event,
-        scheme=scheme,
-        players=players,
-        results=results,
-        table=table,
-        crosstable=cross,
-        elo=elo,
-        engines=ordered,
-        openings=openings.summaries(),
-        match=_match_statistics(players, paired),
-        planned=len(lines),
-        playing=playing,
-        latest=[line for _, _, line in sorted(latest, reverse=True)],
-        started_at=event.started_at or min(starts, default=None),
-        ended_at=event.ended_at or (max(ends, default=None) if every_game_done else None),
-    )
+            self.planned += 1
+        self.lines[line.key] = line
+        self._count(line, 1)
+
+    def _count(self, line: Line, sign: int) -> None:
+        self.players.setdefault(line.white)
+        self.players.setdefault(line.black)
+        state = line.state
+        if state != "finished":
+            self.unfinished += sign
+        if not line.played:
+            return
+        for index, name in enumerate((line.white, line.black)):
+            self.engines.setdefault(name, _EngineCounts()).count(line, index, sign)
+        if state == "playing":
+            if sign > 0:
+                self.playing[line.key] = line
+            else:
+                self.playing.pop(line.key, None)
+        if sign > 0 and line.started_at is not None:
+            self.started_at = min(self.started_at or line.started_at, line.started_at)
+        result = line.finished_game()
+        if result is None:
+            return
+        self.results[FinishedGame(result.white, result.black, result.outcome)] += sign
+        if result.pair_index is not None:
+            pair = self.pairs.setdefault(result.pair_index, [])
+            if sign > 0:
+                pair.append(result)
+            elif result in pair:
+                pair.remove(result)
+        self.openings.count(line, result, sign)
+        if sign > 0:
+            self.latest[line.key] = line
+            self.latest.move_to_end(line.key)
+            while len(self.latest) > LATEST_RESULTS:
+                self.latest.popitem(last=False)
+            if line.ended_at is not None:
+                self.ended_at = max(self.ended_at or line.ended_at, line.ended_at)
+        else:
+            self.latest.pop(line.key, None)
+
+    def summary(self, identities: dict[str, tuple[dict[str, str], str | None]] | None = None) -> EventSummary:
+        event = self.event
+        scheme = event.scoring
+        players = tuple(self.players)
+        results = +self.results
+        table = standings(results, players, scheme)
+        elo = {name: elo_for(results, name) for name in players}
+        cross = crosstable(results, players, scheme)
+        identities = identities or {}
+        engines = {standing.player: standing for standing in table}
+        summaries: dict[str, EngineSummary] = {}
+        for name in [standing.player for standing in table] + list(players):
+            if name in summaries:
+                continue
+            counts = self.engines.get(name, _EngineCounts())
+            identity, engine_id = identities.get(name, ({}, None))
+            summaries[name] = counts.summary(
+                name, engines.get(name), elo[name], _opponents(cross, name, players), identity, engine_id
+            )
+        paired = [game for pair in self.pairs.values() for game in pair] if len(players) == 2 else []
+        return EventSummary(
+            event=event,
+            scheme=scheme,
+            players=players,
+            results=results,
+            table=table,
+            crosstable=cross,
+            elo=elo,
+            engines=summaries,
+            openings=self.openings.summaries(),
+            match=_match_statistics(players, paired),
+            planned=self.planned,
+            playing=list(self.playing.values()),
+            latest=list(reversed(self.latest.values())),
+            started_at=event.started_at or self.started_at,
+            ended_at=event.ended_at or (self.ended_at if self.unfinished == 0 else None),
+        )
 
 
 def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[OpponentRecord]:
@@ -282,21 +316,63 @@ def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[Opp
     return rows
 
 
-def _count_game(engines: dict[str, EngineSummary], line: Line) -> None:
-    for index, side in enumerate((Side.WHITE, Side.BLACK)):
-        name = line.white if side is Side.WHITE else line.black
-        opponent = line.black if side is Side.WHITE else line.white
-        summary = engines[name]
-        summary.moves_timed += line.timed[index]
-        summary.time_used += line.seconds[index]
-        summary.moves_with_depth += line.depths[index]
-        summary.depth_total += line.depth_sum[index]
+class _EngineCounts:
+    """One engine's games as its page counts them."""
+
+    def __init__(self) -> None:
+        self.moves = [0, 0.0, 0, 0]  # timed moves, their seconds, moves with a depth, the depths
+        self.games = 0
+        self.losses: dict[str, Loss] = {}
+        self.latest: OrderedDict[str, EngineGame] = OrderedDict()
+
+    def count(self, line: Line, index: int, sign: int) -> None:
+        side = Side.WHITE if index == 0 else Side.BLACK
+        moves = self.moves
+        moves[0] += sign * line.timed[index]
+        moves[1] += sign * line.seconds[index]
+        moves[2] += sign * line.depths[index]
+        moves[3] += sign * line.depth_sum[index]
+        self.games += sign
+        if sign < 0:
+            self.losses.pop(line.key, None)
+            self.latest.pop(line.key, None)
+            return
         loss = _loss_of(line, side)
         if loss is not None:
-            (summary.time_losses if loss.termination in TIME_LOSSES else summary.faults).append(loss)
-        summary.game_count += 1
-        summary.latest.append(
-            EngineGame(game=line, side=side, opponent=opponent, result=_result_for(line, side))
+            self.losses[line.key] = loss
+        opponent = line.black if side is Side.WHITE else line.white
+        self.latest[line.key] = EngineGame(
+            game=line, side=side, opponent=opponent, result=_result_for(line, side)
+        )
+        self.latest.move_to_end(line.key)
+        while len(self.latest) > ENGINE_LATEST_GAMES:
+            self.latest.popitem(last=False)
+
+    def summary(
+        self,
+        name: str,
+        standing: Standing | None,
+        elo: EloEstimate | None,
+        opponents: list[OpponentRecord],
+        identity: dict[str, str],
+        engine_id: str | None,
+    ) -> EngineSummary:
+        losses = list(self.losses.values())
+        return EngineSummary(
+            name=name,
+            standing=standing,
+            elo=elo,
+            identity=dict(identity),
+            engine_id=engine_id,
+            opponents=opponents,
+            faults=[loss for loss in losses if loss.termination not in TIME_LOSSES],
+            time_losses=[loss for loss in losses if loss.termination in TIME_LOSSES],
+            latest=list(self.latest.values()),
+            game_count=self.games,
+            moves_timed=int(self.moves[0]),
+            time_used=float(self.moves[1]),
+            moves_with_depth=int(self.moves[2]),
+            depth_total=int(self.moves[3]),
         )
 
 
@@ -317,6 +393,15 @@ def _result_for(line: Line, side: Side) -> str:
     return "win" if line.winner is Winner.side(side) else "loss"
 
 
+def _minus(tally: Tally, fraction: float) -> Tally:
+    """`tally` without one game in which the player earned `fraction`."""
+    if fraction == 1.0:
+        return Tally(tally.wins - 1, tally.draws, tally.losses)
+    if fraction == 0.5:
+        return Tally(tally.wins, tally.draws - 1, tally.losses)
+    return Tally(tally.wins, tally.draws, tally.losses - 1)
+
+
 class _OpeningCounts:
     """Per opening and pair of players, in order of first appearance: each player's score with each
     colour, the number of games and the latest few."""
@@ -324,11 +409,11 @@ class _OpeningCounts:
     def __init__(self) -> None:
         self.infos: dict[str, OpeningInfo] = {}
         self.pairs: dict[str, dict[tuple[str, str], dict[str, list[Tally]]]] = {}
-        self.games: dict[tuple[str, tuple[str, str]], deque[Line]] = {}
+        self.games: dict[tuple[str, tuple[str, str]], OrderedDict[str, Line]] = {}
         self.counts: Counter[tuple[str, tuple[str, str]]] = Counter()
         self.winners: dict[str, Counter[Winner]] = {}
 
-    def add(self, line: Line, result: FinishedGame) -> None:
+    def count(self, line: Line, result: FinishedGame, sign: int) -> None:
         opening = line.opening
         if opening is None:
             return
@@ -339,12 +424,21 @@ class _OpeningCounts:
             pair = (line.white, line.black)
             pairs[pair] = {line.white: [Tally(), Tally()], line.black: [Tally(), Tally()]}
         scores = pairs[pair]
-        scores[line.white][0] = scores[line.white][0].with_fraction(result.fraction_for(line.white))
-        scores[line.black][1] = scores[line.black][1].with_fraction(result.fraction_for(line.black))
+        for player, colour in ((line.white, 0), (line.black, 1)):
+            fraction = result.fraction_for(player)
+            tally = scores[player][colour]
+            scores[player][colour] = tally.with_fraction(fraction) if sign > 0 else _minus(tally, fraction)
         key = (opening.id, pair)
-        self.games.setdefault(key, deque(maxlen=OPENING_GAMES)).append(line)
-        self.counts[key] += 1
-        self.winners.setdefault(opening.id, Counter())[line.winner] += 1
+        games = self.games.setdefault(key, OrderedDict())
+        if sign > 0:
+            games[line.key] = line
+            games.move_to_end(line.key)
+            while len(games) > OPENING_GAMES:
+                games.popitem(last=False)
+        else:
+            games.pop(line.key, None)
+        self.counts[key] += sign
+        self.winners.setdefault(opening.id, Counter())[line.winner] += sign
 
     def summaries(self) -> list[OpeningSummary]:
         summaries = []
@@ -352,15 +446,19 @@ class _OpeningCounts:
             info = self.infos[opening_id]
             rows = []
             for pair, scores in pairs.items():
-                colour = tuple(ColourScore(player, *scores[player]) for player in pair)
                 key = (opening_id, pair)
+                if self.counts[key] <= 0:
+                    continue
+                colour = tuple(ColourScore(player, *scores[player]) for player in pair)
                 rows.append(
                     OpeningPairing(
                         scores=(colour[0], colour[1]),
-                        games=tuple(self.games[key]),
+                        games=tuple(self.games[key].values()),
                         game_count=self.counts[key],
                     )
                 )
+            if not rows:
+                continue
             winners = self.winners[opening_id]
             summaries.append(
                 OpeningSummary(

@@ -216,9 +216,11 @@ def test_game_and_event_pdn_read_back_move_for_move(english: tuple[PlayedEvent, 
 
 def test_openings_page_scores_each_pairing_by_colour(english: tuple[PlayedEvent, Path]) -> None:
     played, site = english
-    text = html.unescape((site / "openings.html").read_text(encoding="utf-8"))
+    listed = html.unescape((site / "openings.html").read_text(encoding="utf-8"))
     results = [r for r in (game.finished_game() for game in played.games) if r is not None]
     for result in opening_results(results):
+        assert f'href="openings/{result.opening_id}.html">{result.opening_id}</a>' in listed
+        text = html.unescape((site / "openings" / f"{result.opening_id}.html").read_text(encoding="utf-8"))
         section = text.split(f'<span class="opening-id">{result.opening_id}</span>', 1)[1].split(
             "</section>"
         )[0]
