@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime
 from functools import partial
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from arbiter.report.templating import environment, templates_dir
 STATIC_FILES = ("site.css", "viewer.js", "live.js")
 # Game pages are made in parallel from this many on (a whole site, not the refresh after a game).
 PARALLEL_FROM = 400
-CHUNK = 64
+CHUNK = 16
 
 
 class PageWriter:
@@ -143,23 +144,20 @@ class PageWriter:
         self.written.extend(names)
 
 
-def write_game_pages(out: Path, jobs: Iterable[GameJob], workers: int) -> Iterator[str]:
+def write_game_pages(out: Path, jobs: Iterable[GameJob], workers: int, count: int) -> Iterator[str]:
     """Write each job's page and PDN file; yield each game's PDN, in order. With `workers` above 1 and
-    many pages to make, they are made in that many worker processes, `CHUNK` games at a time."""
+    many pages to make (`count`, at least `PARALLEL_FROM`), they are made in that many worker
+    processes."""
     write = partial(write_game_page, out)
-    if workers <= 1:
+    if workers <= 1 or count < PARALLEL_FROM:
         yield from map(write, jobs)
         return
-    pending = iter(jobs)
-    first = [job for _, job in zip(range(PARALLEL_FROM), pending, strict=False)]
-    if len(first) < PARALLEL_FROM:
-        yield from map(write, first)
-        return
     # Workers are started afresh ("spawn"): forking a process that runs threads (an event loop with
-    # engine readers) is not safe. Jobs are handed over a window at a time, so memory stays flat.
+    # engine readers) is not safe. A few chunks per worker are handed over at a time, so that the
+    # games waiting for a worker, not the whole event, are what this process holds.
     context = multiprocessing.get_context("spawn")
+    pending = iter(jobs)
+    window = workers * CHUNK * 2
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        window = first
-        while window:
-            yield from pool.map(write, window, chunksize=CHUNK)
-            window = [job for _, job in zip(range(PARALLEL_FROM * 2), pending, strict=False)]
+        while batch := list(islice(pending, window)):
+            yield from pool.map(write, batch, chunksize=CHUNK)

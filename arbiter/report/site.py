@@ -136,7 +136,7 @@ class _Builder:
                     has_openings=self.has_openings,
                 )
                 jobs.append((index, job))
-        made = write_game_pages(self.out, (job for _, job in jobs), self.workers)
+        made = write_game_pages(self.out, (job for _, job in jobs), self.workers, len(jobs))
         for (index, _), pdn in zip(jobs, made, strict=True):
             texts[index] = pdn
         done = [text for text in texts if text is not None]

@@ -218,7 +218,9 @@ class StoreSite:
         lines = self._all_lines()
         writer = self._writer(lines)
         writer.static()
-        written = self._pdn_and_pages(writer, store.games_since(tournament), append=False)
+        written = self._pdn_and_pages(
+            writer, store.games_since(tournament), append=False, count=len(self._played)
+        )
         writer.games_pages(lines)
         writer.event_pages()
         return SiteBuild(self.out, written, 0, len(writer.written) + 2 * written)
@@ -255,12 +257,20 @@ class StoreSite:
         return SiteBuild(self.out, written, len(self._played) - written, len(writer.written) + 2 * written)
 
     def _pdn_and_pages(
-        self, writer: PageWriter, games: Iterator[StoredGame], *, append: bool, pages: bool = True
+        self,
+        writer: PageWriter,
+        games: Iterator[StoredGame],
+        *,
+        append: bool,
+        pages: bool = True,
+        count: int = 1,
     ) -> int:
         """Write the pages of `games` (unless not `pages`) and their PDN, appended to the event's PDN
         or, without `append`, as the whole of it; return how many games."""
         target = self.out / EVENT_PDN
-        texts = self._game_pages(writer, games) if pages else (self._pdn(writer, game) for game in games)
+        texts = (
+            self._game_pages(writer, games, count) if pages else (self._pdn(writer, game) for game in games)
+        )
         count = 0
         if append:
             with target.open("a", encoding="utf-8") as stream:
@@ -277,8 +287,8 @@ class StoreSite:
         writer.written.append(EVENT_PDN)
         return count
 
-    def _game_pages(self, writer: PageWriter, games: Iterator[StoredGame]) -> Iterator[str]:
-        return write_game_pages(self.out, (self._job(writer, game) for game in games), self.workers)
+    def _game_pages(self, writer: PageWriter, games: Iterator[StoredGame], count: int = 1) -> Iterator[str]:
+        return write_game_pages(self.out, (self._job(writer, game) for game in games), self.workers, count)
 
     def _pdn(self, writer: PageWriter, stored: StoredGame) -> str:
         job = self._job(writer, stored)

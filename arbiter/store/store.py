@@ -322,7 +322,7 @@ class TournamentStore:
             self._tournament_row(session, tournament_id)
             return self._next_revision(session, tournament_id) - 1
 
-    def games_since(self, tournament_id: int, revision: int = 0, *, batch: int = 200) -> Iterator[StoredGame]:
+    def games_since(self, tournament_id: int, revision: int = 0, *, batch: int = 50) -> Iterator[StoredGame]:
         """The games written after `revision`, with their moves, in the order they were written; read
         `batch` games at a time, so that a whole event goes through in little memory."""
         last = revision
