@@ -27,7 +27,8 @@ CASES = {
     "referee_overhead": (["--games", "2"], "plies"),
     "tournament_throughput": (["--games", "2"], "games/s"),
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
-    "report_scale": (["--games", "20"], "site"),
+    "report_scale": (["--games", "20"], "refresh after one more game"),
+    "publish_overhead": (["--games", "4"], "publishing adds"),
 }
 
 
