@@ -13,7 +13,7 @@ from arbiter.report.rating_chart import RatedPlayer, rating_chart
 from arbiter.report.summary import EventSummary
 from arbiter.rules import Color
 
-GAMES_PER_PAGE = 500
+GAMES_PER_PAGE = 250
 _FORMATS = {"round-robin": "round robin", "gauntlet": "gauntlet", "match": "match"}
 _BADGES = {"playing": "playing", "unfinished": "stopped", "planned": "to play"}
 

@@ -10,8 +10,8 @@
 The process that times the engines only puts small messages on a queue (multiprocessing's queue hands
 them to the pipe from a thread of its own); the child, started afresh and at a lower priority, reads
 the store and writes the pages. It refreshes the site when games were stored, at most once every
-`refresh_every` seconds (games that end meanwhile are published together), and the live page's data at
-most once a second.
+`refresh_every` seconds and ten times as long as its last refresh took (games that end meanwhile are
+published together), and the live page's data at most once a second.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ from arbiter.report.store_site import StoreSite
 from arbiter.tournament.schedule import PlannedGame
 
 REFRESH_EVERY_SECONDS = 1.0
+# ...and the site is refreshed at most once every so many times its last refresh took, so that on a
+# big event, whose refresh takes longer, publishing keeps to a small share of a core.
+REFRESH_SHARE = 10
 # The child is niced this much: on a busy machine the engines and the referee come first.
 NICENESS = 10
 CLOSE_TIMEOUT_SECONDS = 600.0
@@ -93,12 +96,13 @@ def publish(
     live = LiveGames(out)
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
+    gap = refresh_every
     stopping = False
     while not stopping:
         now = time.monotonic()
         waits = [0.5]
         if wanted:
-            waits.append(refreshed_at + refresh_every - now)
+            waits.append(refreshed_at + gap - now)
         if live.dirty:
             waits.append(live.written_at + 1.0 - now)
         try:
@@ -116,10 +120,11 @@ def publish(
             else:
                 live.apply(message)
         now = time.monotonic()
-        if wanted and now - refreshed_at >= refresh_every:
+        if wanted and now - refreshed_at >= gap:
             _refresh(site)  # one that failed is tried again after the next game
             wanted = False
             refreshed_at = time.monotonic()
+            gap = max(refresh_every, REFRESH_SHARE * (refreshed_at - now))
         if live.due(time.monotonic()):
             _write_live(live)
     live.games.clear()
