@@ -207,6 +207,33 @@ def full_build(database: Path, site: Path) -> tuple[float, float]:
     return float(took), float(peak)
 
 
+def load_times(site: Path) -> dict[str, float]:
+    """Seconds Chromium takes to load some pages from the disk (to the load event), when it is here."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return {}
+    if not Path("/usr/bin/chromium").is_file():
+        return {}
+    engine = sorted((site / "engines").glob("*.html"))[0]
+    pages = ["index.html", "games.html", f"engines/{engine.name}", "openings.html", "live.html"]
+    times = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox", "--disable-gpu"]
+        )
+        page = browser.new_page()
+        for name in pages:
+            page.goto((site / name).as_uri())
+            took = page.evaluate(
+                "(() => { const n = performance.getEntriesByType('navigation')[0];"
+                " return (n.loadEventEnd - n.startTime) / 1000; })()"
+            )
+            times[str(name)] = float(took)
+        browser.close()
+    return times
+
+
 def site_size(folder: Path) -> tuple[int, int]:
     files = [path for path in folder.rglob("*") if path.is_file()]
     return len(files), sum(path.stat().st_size for path in files)
@@ -228,6 +255,16 @@ def measure(games: int, folder: Path) -> dict[str, float]:
         f"  full build: {took:.1f} s, peak {peak:.0f} MB; site {files:,} files, {size / 1e6:.0f} MB",
         flush=True,
     )
+    sizes = {
+        name: (site / name).stat().st_size / 1e3 for name in ("index.html", "games.html", "openings.html")
+    }
+    print("  page sizes: " + ", ".join(f"{name} {kb:.0f} kB" for name, kb in sizes.items()), flush=True)
+    loads = load_times(site)
+    if loads:
+        print(
+            "  Chromium load from the disk: " + ", ".join(f"{n} {s:.2f} s" for n, s in loads.items()),
+            flush=True,
+        )
     publisher = StoreSite(database, site, tid)
     began = time.perf_counter()
     publisher.refresh()

@@ -5,14 +5,14 @@
 
 Every write of a game raises the tournament's revision in the store (`TournamentStore.games_since`).
 The site keeps the revision it has published in its manifest (``.arbiter-site.json``), so a refresh
-reads the games stored since then, and only those with their moves: it writes their pages, rewrites
-the page of the game played just before them (its "next" link), appends them to the event's PDN,
-rewrites the pages of the games list that hold them, and renders the event-wide pages from the games'
-lines (small rows without moves). A `StoreSite` kept between refreshes (the publisher of a running
-event) holds those lines, so it reads the changed ones only; a new one reads them all once.
+reads the games stored since then, and only those with their moves: it writes their pages, appends
+them to the event's PDN, rewrites the pages of the games list that hold them, and renders the
+event-wide pages from the games' lines (small rows without moves). A `StoreSite` kept between
+refreshes (the publisher of a running event) holds those lines, so it reads the changed ones only; a
+new one reads them all once.
 
 A full build reads the games a batch at a time and writes their pages as it goes, so its memory
-does not grow with their moves. Game pages link to the game stored before and after them.
+does not grow with their moves. A game page links to the game stored before it (and to the list).
 """
 
 from __future__ import annotations
@@ -238,16 +238,6 @@ class StoreSite:
             self._pdn_and_pages(writer, store.games_since(tournament), append=False, pages=False)
         else:
             written = self._pdn_and_pages(writer, changed, append=True)
-        if fresh:
-            # The game stored just before the first new one gains a "next" link.
-            first = self._position[str(fresh[0].key)]
-            if first > 0:
-                before = self._played[self._order[first - 1]]
-                if before.revision <= published.revision:
-                    stored = store.game(tournament, before.key)
-                    if stored is not None:
-                        for _ in self._game_pages(writer, iter([stored])):
-                            pass
         position = {line.key: index for index, line in enumerate(lines)}
         keys = [str(game.key) for game in fresh]
         pages = {position[key] // self.per_page + 1 for key in keys if key in position}
@@ -311,15 +301,16 @@ class StoreSite:
             opening=played.line.opening if played is not None else None,
             pair_index=stored.pair_index,
         )
+        # A page links to the game stored before it, which never changes; a link to the next one would
+        # mean writing this page again when that game is stored.
         index = self._position.get(key, -1)
         previous = self._order[index - 1] if index > 0 else None
-        following = self._order[index + 1] if 0 <= index < len(self._order) - 1 else None
         return GameJob(
             event=writer.event,
             game=entry,
             page=page_key(key),
             previous=None if previous is None else Neighbour(previous, page_key(previous)),
-            following=None if following is None else Neighbour(following, page_key(following)),
+            following=None,
             slugs={name: writer.slugs[name] for name in (record.white.name, record.black.name)},
             has_openings=writer.has_openings,
         )

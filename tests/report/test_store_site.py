@@ -60,7 +60,7 @@ def pdn_keys(site: Path) -> list[str]:
     return re.findall(r'\[GameId "([^"]+)"\]', (site / "event.pdn").read_text(encoding="utf-8"))
 
 
-def test_a_refresh_writes_the_new_games_page_its_predecessors_link_and_one_page_of_the_list(
+def test_a_refresh_writes_the_new_games_page_and_the_one_page_of_the_list_that_holds_it(
     tmp_path: Path,
 ) -> None:
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
@@ -78,13 +78,13 @@ def test_a_refresh_writes_the_new_games_page_its_predecessors_link_and_one_page_
     changed = {name for name in after if before.get(name) != after[name]}
     new, previous = str(games[5].key), str(games[4].key)
     assert again.games_written == 1 and again.games_kept == 5
-    # The new game's page and PDN, the previous game's page (its "next" link), the event's PDN, the
-    # page of the games list holding the new game (games 5 to 8), the event-wide pages.
+    # The new game's page and PDN, the event's PDN, the page of the games list holding the new game
+    # (games 5 to 8), the event-wide pages; the other games' pages are left as they were.
     game_files = {name for name in changed if name.startswith("games/")}
-    assert game_files == {f"games/{new}.html", f"games/{new}.pdn", f"games/{previous}.html"}
+    assert game_files == {f"games/{new}.html", f"games/{new}.pdn"}
     assert "games-2.html" in changed and "games.html" not in changed and "games-3.html" not in changed
     assert "event.pdn" in changed and "index.html" in changed
-    assert f'href="{new}.html"' in (out / "games" / f"{previous}.html").read_text(encoding="utf-8")
+    assert f'rel="prev" href="{previous}.html"' in (out / "games" / f"{new}.html").read_text(encoding="utf-8")
     assert "6 of 12 games played" in (out / "index.html").read_text(encoding="utf-8")
     # Appended: every game once, in the order stored, and the file reads as PDN.
     assert pdn_keys(out) == [str(game.key) for game in games[:6]]
