@@ -27,6 +27,7 @@ import os
 import platform
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -167,7 +168,7 @@ class Games:
 def write_database(path: Path, games: int) -> tuple[int, list[PlannedGame], Games]:
     config = config_for(games)
     planned = list(plan_tournament(config).schedule.games)
-    pool = Games(planned[: games + 1])
+    pool = Games(planned[: games + 2])
     with TournamentStore.open(path) as store:
         tid = store.create_tournament(
             name=config.name,
@@ -246,9 +247,19 @@ def rss_mb() -> float:
 
 def measure(games: int, folder: Path) -> dict[str, float]:
     database, site = folder / f"event-{games}.sqlite", folder / f"site-{games}"
+    kept = folder / f"event-{games}.kept.sqlite"
     began = time.perf_counter()
-    tid, planned, pool = write_database(database, games)
-    print(f"  {games:,} games stored in {time.perf_counter() - began:.0f} s", flush=True)
+    if kept.is_file():  # --keep: the database of an earlier run, as it was before the refreshes
+        shutil.copyfile(kept, database)
+        config = config_for(games)
+        planned = list(plan_tournament(config).schedule.games)
+        pool = Games(planned[: games + 2])
+        tid = 1
+        print(f"  {games:,} games: the database kept by an earlier run", flush=True)
+    else:
+        tid, planned, pool = write_database(database, games)
+        print(f"  {games:,} games stored in {time.perf_counter() - began:.0f} s", flush=True)
+        shutil.copyfile(database, kept)
     took, peak = full_build(database, site)
     files, size = site_size(site)
     print(
@@ -297,6 +308,7 @@ def main() -> int:
         "--sizes", default="1000,10000", help="event sizes, comma-separated (default 1000,10000)"
     )
     parser.add_argument("--games", type=int, help="one event size (instead of --sizes)")
+    parser.add_argument("--keep", type=Path, help="a folder to keep the databases in, and reuse them from")
     args = parser.parse_args()
     sizes = [args.games] if args.games else [int(size) for size in args.sizes.split(",")]
     print(
@@ -305,10 +317,12 @@ def main() -> int:
         flush=True,
     )
     results = []
-    with tempfile.TemporaryDirectory(prefix="report-scale-") as folder:
+    with tempfile.TemporaryDirectory(prefix="report-scale-") as temporary:
+        folder = args.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
         for games in sizes:
             print(f"{games:,} games:", flush=True)
-            results.append(measure(games, Path(folder)))
+            results.append(measure(games, folder))
     print(json.dumps(results))
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
     return 0
