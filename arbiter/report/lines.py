@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
+from sys import intern
 
 from arbiter.notation.pdn_model import result_text
 from arbiter.referee.record import Side, Termination, Winner
@@ -165,21 +166,26 @@ def entry_line(game: GameEntry) -> Line:
 def stored_line(stored: GameLine, planned: Line | None) -> Line:
     """The line of a stored game, where the schedule put it (`planned`, when the plan knows it)."""
     opening = planned.opening if planned is not None else _stored_opening(stored.opening)
+    # Names and endings repeat from game to game: one string each, not one per game read.
     return Line(
         key=str(stored.key),
-        white=stored.white,
-        black=stored.black,
+        white=planned.white
+        if planned is not None and planned.white == stored.white
+        else intern(stored.white),
+        black=planned.black
+        if planned is not None and planned.black == stored.black
+        else intern(stored.black),
         round=stored.key.round,
         board=stored.key.board,
         cycle=stored.cycle,
         pair_index=stored.pair_index,
         opening=opening,
-        variant=stored.variant,
+        variant=intern(stored.variant),
         played=True,
         winner=stored.winner,
         ended=stored.termination is not None,
         termination=None if stored.termination is None else Termination(stored.termination),
-        reason=stored.reason,
+        reason=intern(stored.reason),
         plies=stored.plies,
         started_at=stored.started_at,
         ended_at=stored.ended_at,

@@ -156,8 +156,8 @@ class StoreSite:
     # --- what the site knows of the games ------------------------------------------------------------
 
     def _start(self, schedule: Schedule) -> None:
-        self._schedule = schedule
         self._planned = [entry_line(GameEntry.planned(game)) for game in schedule.planned]
+        self._schedule = replace(schedule, planned=())  # its lines are what is kept
         self._plan_index = {line.key: line for line in self._planned}
         self._played, self._order, self._position, self._revision, self._top_id = {}, [], {}, 0, 0
         self._planned_openings = any(line.opening is not None for line in self._planned)
