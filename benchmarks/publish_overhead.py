@@ -24,7 +24,7 @@ from multiprocessing.queues import Queue
 from pathlib import Path
 
 from arbiter.engines import EngineConfig
-from arbiter.report.live import LiveWatcher, Message
+from arbiter.report.live import LiveWatcher, Message, MessageBatch
 from arbiter.report.publisher import publish
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
@@ -78,13 +78,16 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             child.start()
             runner.after_game = lambda _: messages.put(("refresh",))
 
+            batch = MessageBatch(messages.put)
+
             def watch(game: PlannedGame) -> LiveWatcher:
-                return LiveWatcher(str(game.key), messages.put)
+                return LiveWatcher(str(game.key), batch.add)
 
             runner.game_observer = watch
         asyncio.run(runner.run(store, handle_signals=False))
         publisher = 0.0
         if child is not None:
+            batch.flush()
             messages.put(("stop",))
             publisher = times.get()
             child.join()

@@ -10,6 +10,7 @@ reloads that script every second: it works from the disk and from any web server
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from collections.abc import Callable
@@ -71,6 +72,37 @@ class LiveWatcher(GameObserver):
         self.send(("end", self.key, record.outcome.reason if record.outcome else ""))
 
 
+class MessageBatch:
+    """Collects the watchers' messages and hands them on together, `delay` seconds after the first
+    of a batch: one hand-over for the moves of a fraction of a second, not one per move. Used on the
+    event loop that plays the games (outside one, every message is handed on at once)."""
+
+    def __init__(self, send: Callable[[Message], None], delay: float = 0.25) -> None:
+        self.send = send
+        self.delay = delay
+        self.pending: list[Message] = []
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, message: Message) -> None:
+        self.pending.append(message)
+        if self.timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self.timer = loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.pending:
+            batch, self.pending = self.pending, []
+            self.send(("batch", tuple(batch)))
+
+
 def _bitboards(position: Position) -> tuple[int, int, int, int, str]:
     return (position.white, position.black, position.kings, position.mules, position.turn.letter)
 
@@ -104,6 +136,10 @@ class LiveGames:
 
     def apply(self, message: Message) -> None:
         kind, key = message[0], message[1]
+        if kind == "batch":
+            for each in key:
+                self.apply(each)
+            return
         if kind == "start":
             _, _, white, black, variant, time_control, *board = message
             self.games[key] = _Game(key, white, black, variant, time_control, _board(board))

@@ -7,11 +7,12 @@
     ...
     publisher.close()                                # the last refresh, then the child ends
 
-The process that times the engines only puts small messages on a queue (multiprocessing's queue hands
-them to the pipe from a thread of its own); the child, started afresh and at a lower priority, reads
-the store and writes the pages. It refreshes the site when games were stored, at most once every
-`refresh_every` seconds and ten times as long as its last refresh took (games that end meanwhile are
-published together), and the live page's data at most once a second.
+The process that times the engines only puts small messages on a queue (the moves of a quarter of a
+second together; multiprocessing's queue hands them to the pipe from a thread of its own); the child,
+started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
+when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
+last refresh took (games that end meanwhile are published together), and the live page's data at most
+once a second.
 """
 
 from __future__ import annotations
@@ -26,14 +27,14 @@ import time
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
 
-from arbiter.report.live import LiveGames, LiveWatcher, Message
+from arbiter.report.live import LiveGames, LiveWatcher, Message, MessageBatch
 from arbiter.report.store_site import StoreSite
 from arbiter.tournament.schedule import PlannedGame
 
 REFRESH_EVERY_SECONDS = 1.0
 # ...and the site is refreshed at most once every so many times its last refresh took, so that on a
 # big event, whose refresh takes longer, publishing keeps to a small share of a core.
-REFRESH_SHARE = 10
+REFRESH_SHARE = 30
 # The child is niced this much: on a busy machine the engines and the referee come first.
 NICENESS = 10
 CLOSE_TIMEOUT_SECONDS = 600.0
@@ -47,6 +48,7 @@ class Publisher:
     ) -> None:
         context = multiprocessing.get_context("spawn")
         self._queue: multiprocessing.Queue[Message] = context.Queue()
+        self._batch = MessageBatch(self._queue.put)
         self._process: SpawnProcess = context.Process(
             target=publish,
             args=(self._queue, database, out, tournament_id, refresh_every),
@@ -63,13 +65,14 @@ class Publisher:
 
     def watch(self, game: PlannedGame) -> LiveWatcher:
         """An observer for `game`'s referee that shows its moves on the live page."""
-        return LiveWatcher(str(game.key), self._queue.put)
+        return LiveWatcher(str(game.key), self._batch.add)
 
     def close(self) -> int | None:
         """Ask for a last refresh, wait for the child to end and return its exit code."""
         if self._process.pid is None:
             return None
         with contextlib.suppress(ValueError, OSError):
+            self._batch.flush()
             self._queue.put(("stop",))
         self._process.join(CLOSE_TIMEOUT_SECONDS)
         if self._process.is_alive():
