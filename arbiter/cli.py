@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import sys
+from importlib import metadata
 
 import typer
+
+from arbiter.commands.cutechess_args import CutechessArgsError, translate_command_line
 
 app = typer.Typer(
     name="arbiter",
@@ -23,12 +27,32 @@ COMMAND_MODULES = [
     "arbiter.commands.standings",
     "arbiter.commands.pdn",
     "arbiter.commands.report",
+    "arbiter.commands.stats",
+    "arbiter.commands.ratings",
     "arbiter.commands.serve",
 ]
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"arbiter {package_version()}")
+        raise typer.Exit()
+
+
+def package_version() -> str:
+    """The installed package's version (pyproject.toml's)."""
+    try:
+        return metadata.version("arbiter")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
     """Tournament arbiter and match runner for checkers and draughts engines."""
 
 
@@ -37,7 +61,14 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
-    app()
+    # `arbiter match` also takes cutechess-cli/fastchess spellings (-engine cmd=... -each tc=...),
+    # which Typer cannot parse: they are turned into its own options first.
+    try:
+        args = translate_command_line(sys.argv[1:])
+    except CutechessArgsError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise SystemExit(2) from None
+    app(args=args, prog_name="arbiter")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from enum import StrEnum
@@ -14,7 +15,9 @@ from typing import TypeVar
 import typer
 from pydantic import ValidationError
 
+from arbiter.commands.engine_spec import EngineSpecError, default_engine_name, parse_variant_names
 from arbiter.engines import (
+    CommLog,
     DxpSettings,
     EngineClient,
     EngineConfig,
@@ -25,6 +28,8 @@ from arbiter.engines import (
     Timeouts,
     create_engine,
 )
+from arbiter.engines.checkerboard import PREFIX as CB_PREFIX
+from arbiter.engines.checkerboard import is_checkerboard_name
 from arbiter.engines.config import ParamValue
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
@@ -33,12 +38,19 @@ from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 T = TypeVar("T")
 
 # Without --variant: what most Hub engines play, and the only game DXP knows.
-DEFAULT_VARIANT = {"hub": "english", "dxp": "international"}
+DEFAULT_VARIANT = {"hub": "english", "dxp": "international", "checkerboard": "english"}
 
 
 class Protocol(StrEnum):
     hub = "hub"
     dxp = "dxp"
+    checkerboard = "checkerboard"
+
+
+class ScoreUnitChoice(StrEnum):
+    men = "men"
+    centi_men = "centi-men"
+    milli_men = "milli-men"
 
 
 class DxpMode(StrEnum):
@@ -92,8 +104,10 @@ def _describe_result(result: SearchResult) -> str:
         parts.append(f"score {info.score:g}" if info.score is not None else "")
         parts.append(f"nodes {info.nodes}" if info.nodes is not None else "")
         parts.append(f"pv {' '.join(info.pv)}" if info.pv else "")
+        parts.append(info.extra.get("text", ""))  # a CheckerBoard engine's own words about its search
+        lines = f"{len(result.infos)} info lines"
         details = ", ".join(part for part in parts if part)
-        details = f" [{details}; {len(result.infos)} info lines]"
+        details = f" [{details}; {lines}]" if details else f" [{lines}]"
     return f"{answer} in {result.elapsed:.4f} s{details}"
 
 
@@ -134,14 +148,23 @@ def _check_legal(report: _Report, position: Position, result: SearchResult) -> P
 
 
 async def _run_check(
-    config: EngineConfig, variant: Variant, defaulted: bool, move_time: float, log: Path | None
+    config: EngineConfig,
+    variant: Variant,
+    defaulted: bool,
+    move_time: float,
+    log: Path | None,
+    *,
+    keep: bool = True,
 ) -> int:
-    engine = create_engine(config, stderr_log=log)
+    comm = CommLog(config.name, echo=typer.echo if config.debug else None)
+    engine = create_engine(config, stderr_log=log, comm_log=comm)
     report = _Report()
-    typer.echo(f"engine '{config.name}' ({config.protocol}): {' '.join(config.command)}")
+    program = " ".join(config.command) if config.library is None else f"library {config.library}"
+    typer.echo(f"engine '{config.name}' ({config.protocol}): {program}")
     default_note = " (the default: no --variant given)" if defaulted else ""
     typer.echo(f"variant {variant.id}{default_note}, {_board(variant)} board")
-    typer.echo(f"stderr log: {engine.stderr_log}")
+    if keep:
+        typer.echo(f"stderr log: {engine.stderr_log}")
     try:
         await report.step("start", engine.start)
         typer.echo(f"pid {engine.pid}")
@@ -178,7 +201,18 @@ async def _run_check(
             typer.echo(f"  {problem}")
     else:
         typer.echo("faults: none")
-    return 1 if problems or report.failed else 0
+    failed = bool(problems or report.failed)
+    if failed and engine.stderr_log.exists() and engine.stderr_log.stat().st_size:
+        tail = engine.stderr_log.read_text(encoding="utf-8", errors="replace").splitlines()[-10:]
+        typer.echo("stderr (last lines)")
+        for line in tail:
+            typer.echo(f"  {line}")
+    if failed and not config.debug:
+        # What was said, the first thing an engine author needs when something went wrong.
+        typer.echo(f"communication (last {len(comm.recent)} lines; > sent, < received)")
+        for line in comm.recent:
+            typer.echo(f"  {line}")
+    return 1 if failed else 0
 
 
 def check_command(
@@ -189,7 +223,9 @@ def check_command(
         "-v",
         help="Variant id to set and to search from its start (default: english; DXP: international).",
     ),
-    protocol: Protocol = typer.Option(Protocol.hub, "--protocol", help="hub or dxp."),
+    protocol: Protocol = typer.Option(
+        Protocol.hub, "--protocol", help="hub, dxp, or checkerboard (the command is then the library)."
+    ),
     name: str | None = typer.Option(None, "--name", help="A name for the engine (default: the program)."),
     working_dir: Path | None = typer.Option(None, "--cwd", help="Working directory for the engine."),
     settings: list[str] = typer.Option([], "--set", help="NAME=VALUE: set an engine parameter (repeat)."),
@@ -199,31 +235,62 @@ def check_command(
     dxp_mode: DxpMode = typer.Option(DxpMode.engine_listens, "--dxp-mode", help="Who listens (DXP)."),
     port: int = typer.Option(0, "--port", min=0, max=65535, help="DXP port (0: pick one, use {port})."),
     log: Path | None = typer.Option(None, "--log", help="Where to write the engine's stderr."),
+    variant_name: list[str] = typer.Option(
+        [], "--variant-name", metavar="ID=NAME", help="The engine's name for a variant (repeat)."
+    ),
+    score_unit: ScoreUnitChoice | None = typer.Option(
+        None, "--score-unit", help="The unit of the engine's scores (Hub: men)."
+    ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Print every line sent to and read from the engine, with its time."
+    ),
 ) -> None:
     """Start an engine, run the handshake and a few searches, and report identity, timings and faults.
 
     Example: arbiter engine check --variant international -- ./my-engine --hub
+
+    A CheckerBoard engine library is named cb:PATH (or --protocol checkerboard -- PATH).
     """
+    if is_checkerboard_name(command[0]) and len(command) == 1:
+        command, protocol = [command[0][len(CB_PREFIX) :]], Protocol.checkerboard
     try:
         rules = get_variant(variant or DEFAULT_VARIANT[protocol.value])
     except UnknownVariantError as error:
         typer.echo(f"error: --variant: {error}", err=True)
         raise typer.Exit(2) from None
     try:
-        config = EngineConfig(
-            name=name or Path(command[0]).name,
-            command=command,
-            protocol=protocol.value,
-            working_dir=working_dir,
-            params=_parse_settings(settings),
-            timeouts=Timeouts(handshake=handshake_timeout, ready=ready_timeout),
-            dxp=DxpSettings(mode=dxp_mode.value, port=port),
+        library = Path(command[0]) if protocol is Protocol.checkerboard else None
+        if library is not None and len(command) > 1:
+            raise typer.BadParameter("a CheckerBoard engine is one library path, with no arguments")
+        program: dict[str, object] = {"command": command} if library is None else {"library": library}
+        config = EngineConfig.model_validate(
+            {
+                "name": name or (library.stem if library is not None else default_engine_name(command)),
+                **program,
+                "protocol": protocol.value,
+                "working_dir": working_dir,
+                "params": _parse_settings(settings),
+                "timeouts": Timeouts(handshake=handshake_timeout, ready=ready_timeout),
+                "dxp": DxpSettings(mode=dxp_mode.value, port=port),
+                "variant_names": parse_variant_names(variant_name),
+                "score_unit": score_unit.value if score_unit is not None else None,
+                "debug": debug,
+            }
         )
+    except EngineSpecError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     except ValidationError as error:
         problems = "; ".join(f"{'.'.join(map(str, item['loc']))}: {item['msg']}" for item in error.errors())
         typer.echo(f"error: {problems}", err=True)
         raise typer.Exit(2) from None
-    code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))
+    if log is not None:
+        code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))
+        raise typer.Exit(code)
+    # Without --log the stderr is kept only while the check runs (its end is shown with a failure).
+    with tempfile.TemporaryDirectory(prefix="arbiter-check-") as scratch:
+        scratch_log = Path(scratch) / "stderr.log"
+        code = asyncio.run(_run_check(config, rules, variant is None, move_time, scratch_log, keep=False))
     raise typer.Exit(code)
 
 

@@ -1,4 +1,5 @@
-"""The live terminal view of a running event: games done and left, running games, standings, faults.
+"""The live terminal view of a running event: games done and left, running games, standings, faults,
+and where a match's SPRT stands.
 
 The standings are read from the database in a worker thread, at most once every few seconds: on a big
 event reading them takes a while, and the event loop that runs the engines must never wait for it.
@@ -16,10 +17,12 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import standings_table
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store import Event, EventKind, TournamentStandings, TournamentStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
+from arbiter.tournament.sprt_status import SprtStatus
 
 TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
 FORFEITS = frozenset(
@@ -56,11 +59,13 @@ class LiveView:
         self.faults = 0
         self.messages: list[str] = []
         self.standings: TournamentStandings | None = None
+        self.sprt: SprtStatus | None = None
         self._live: Live | None = None
         self._standings_stale = False
         self._standings_reading = False
         self._standings_read_at = -math.inf
         self._standings_timer: asyncio.TimerHandle | None = None
+        self.progress = ""  # a match's running score, Elo and time left (see run_extras.MatchProgress)
 
     def __enter__(self) -> LiveView:
         if self.console.is_terminal:
@@ -127,6 +132,20 @@ class LiveView:
         self._say(text)
         self._refresh()
 
+    def show_progress(self, text: str) -> None:
+        """In the live view a line of its own under the counts; otherwise printed as one line."""
+        if self._live is None:
+            self._say(text)
+        else:
+            self.progress = text
+            self._refresh()
+
+    def sprt_updated(self, status: SprtStatus) -> None:
+        self.sprt = status
+        if self._live is None:
+            self._say(sprt_line(status))
+        self._refresh()
+
     # ------------------------------------------------------------------ standings, off the event loop
 
     def _read_standings(self) -> None:
@@ -186,6 +205,10 @@ class LiveView:
                 style="bold",
             )
         ]
+        if self.progress:
+            parts.append(Text(self.progress))
+        if self.sprt is not None:
+            parts.append(Text(sprt_line(self.sprt), style="bold"))
         if self.running:
             running = Table(title="running", show_edge=False)
             for column in ("game", "white", "black", "seconds"):

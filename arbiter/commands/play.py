@@ -3,7 +3,9 @@
     arbiter play --variant english --tc "acf scale=0.01" --opening "11-15 23-19 8-11" random greedy
 
 An engine is a bundled name (``random``, ``greedy``, ``alphabeta``: run as ``python -m
-arbiter.players.<name>``) or a command line (split like a shell would, never run through one).
+arbiter.players.<name>``), a CheckerBoard engine library (``cb:/path/engine.so``), a command line
+(split like a shell would, never run through one), or cutechess-style settings such as
+``"cmd=./scan arg=hub dir=/opt/scan option.book=false"`` (see ``arbiter.commands.engine_spec``).
 ENGINE_A plays the side that moves first: Black in English draughts, White in international.
 The exit code is 0 when the game was played (whatever its result), 1 when an engine could not be
 started, 2 for bad options.
@@ -12,18 +14,17 @@ started, 2 for bad options.
 from __future__ import annotations
 
 import asyncio
-import shlex
-import sys
+from dataclasses import replace
 from pathlib import Path
 
 import typer
 from pydantic import ValidationError
 
-from arbiter.engines import EngineConfig, EngineConfigError
+from arbiter.commands.engine_spec import command_line_engines
+from arbiter.engines import CommLog, EngineConfigError
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
-from arbiter.players import PLAYER_MODULES
 from arbiter.referee.game import color_name
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord, OpeningRecord, Side, Termination, Winner
@@ -34,28 +35,8 @@ from arbiter.referee.timecontrol import TimeControlError, parse_time_control
 from arbiter.rules import Color, Move, Position, Variant, get_variant
 
 
-def engine_config(text: str, taken: set[str] | None = None) -> EngineConfig:
-    """An engine from its name on the command line: a bundled player or a command to run.
-
-    The engine is named after the player or the program; a second engine of the same name gets ``-2``.
-    """
-    if text in PLAYER_MODULES:
-        command = [sys.executable, "-m", PLAYER_MODULES[text]]
-        name = text
-    else:
-        try:
-            command = shlex.split(text)
-        except ValueError as error:
-            raise typer.BadParameter(f"engine {text!r}: {error}") from None
-        if not command:
-            raise typer.BadParameter("an engine command is empty")
-        name = Path(command[0]).name or "engine"
-    if taken is not None:
-        base, number = name, 2
-        while name in taken:
-            name, number = f"{base}-{number}", number + 1
-        taken.add(name)
-    return EngineConfig(name=name, command=command)
+def _debug_echo(line: str) -> None:
+    typer.echo(line, err=True)
 
 
 def _adjudication(text: str | None, option: str) -> tuple[float, int] | None:
@@ -170,7 +151,10 @@ def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
 
 def play_command(
     engine_a: str = typer.Argument(
-        ..., help="The engine that moves first: random, greedy, alphabeta or a command."
+        ...,
+        help="The engine that moves first: random, greedy, alphabeta, cb:LIBRARY (a CheckerBoard "
+        "engine), a command, or settings such as "
+        "'cmd=./scan arg=hub dir=/opt/scan name=Scan option.book=false proto=hub'.",
     ),
     engine_b: str = typer.Argument(..., help="The other engine."),
     variant: str = typer.Option(
@@ -191,19 +175,32 @@ def play_command(
         None, "--max-plies", min=1, help="Draw once this many plies are played."
     ),
     draw_adjudication: str | None = typer.Option(
-        None, "--adjudicate-draw", metavar="MARGIN:MOVES", help="Draw when both scores stay within ±MARGIN."
+        None,
+        "--adjudicate-draw",
+        metavar="MARGIN:MOVES",
+        help="Draw when both scores stay within ±MARGIN (centi-men: scores are kept in centi-men).",
     ),
     win_adjudication: str | None = typer.Option(
         None,
         "--adjudicate-win",
         metavar="MARGIN:MOVES",
-        help="Win when both scores agree on a lead > MARGIN.",
+        help="Win when both scores agree on a lead > MARGIN (centi-men).",
     ),
     auto_forced: bool = typer.Option(
         False, "--auto-forced", help="Play forced moves without asking the engine."
     ),
     show_board: bool = typer.Option(True, "--board/--no-board", help="Show the board after every move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+    variant_name: list[str] = typer.Option(
+        [],
+        "--variant-name",
+        metavar="ID=NAME",
+        help="The engines' own name for a variant, e.g. international=normal (repeat). Scan's names are "
+        "known without it.",
+    ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Print every line sent to and read from the engines, with its time."
+    ),
 ) -> None:
     """Play one game between ENGINE_A (moving first) and ENGINE_B, then print the result and why."""
     try:
@@ -217,8 +214,10 @@ def play_command(
             win_adjudication=WinAdjudication(margin=win[0], moves=win[1]) if win else None,
             auto_forced_moves=auto_forced,
         )
-        names: set[str] = set()
-        first, second = engine_config(engine_a, names), engine_config(engine_b, names)
+        specs = command_line_engines([engine_a, engine_b], variant_names=variant_name, debug=debug)
+        first, second = (spec.config for spec in specs)
+        # An engine's own tc= is its clock (cutechess -engine tc=); --tc is the other's.
+        own = {spec.config.name: parse_time_control(spec.time_control) for spec in specs if spec.time_control}
         setup = GameSetup(
             variant=rules_variant.id,
             time_control=control,
@@ -232,9 +231,14 @@ def play_command(
         raise typer.Exit(2) from None
     # The side to move in the start position is the one that moves first in this game.
     white, black = (first, second) if start.turn is Color.WHITE else (second, first)
+    if own:
+        setup = replace(
+            setup, white_time_control=own.get(white.name), black_time_control=own.get(black.name)
+        )
     display = None if quiet else _Display(show_board)
     try:
-        record = asyncio.run(play_game_from_configs(setup, white, black, observer=display))
+        logs = {c.name: CommLog(c.name, echo=_debug_echo) for c in (white, black) if c.debug}
+        record = asyncio.run(play_game_from_configs(setup, white, black, observer=display, comm_logs=logs))
     except EngineConfigError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

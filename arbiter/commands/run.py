@@ -11,7 +11,10 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
+from arbiter.commands.engine_spec import EngineSpec, command_line_engines, is_spec_word
 from arbiter.commands.live_view import LiveView
+from arbiter.commands.run_extras import ExtrasObserver, RunExtras, finished_event, logs_dir
+from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import (
     crosstable_table,
     openings_table,
@@ -19,22 +22,21 @@ from arbiter.commands.standings import (
     ratings_table,
     standings_table,
 )
-from arbiter.engines import EngineConfig
+from arbiter.engines import EngineConfig, EngineIdentity
 from arbiter.store import StoreError, TournamentStore
 from arbiter.tournament.config import (
-    BUNDLED_ENGINES,
     Adjudication,
     ConfigError,
     EngineEntry,
     Openings,
     TournamentConfig,
-    bundled_command,
     error_location,
     load_tournament,
 )
 from arbiter.tournament.openings import OpeningError
+from arbiter.tournament.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
-from arbiter.tournament.stats import SprtSettings
+from arbiter.tournament.stats import SprtSettings, parse_sprt
 
 if TYPE_CHECKING:
     from arbiter.report.publisher import Publisher
@@ -56,6 +58,12 @@ def run_command(
         "--scheduler",
         help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786); docs/distributed.md.",
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Log every line sent to and read from the engines, beside the database."
+    ),
+    json_out: Path | None = typer.Option(
+        None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
+    ),
 ) -> None:
     """Play a whole event. Run it again on the same database to continue where it stopped."""
     try:
@@ -72,17 +80,24 @@ def run_command(
         updates["concurrency"] = concurrency
     if scheduler is not None:
         updates["scheduler"] = scheduler
-    _execute(config.model_copy(update=updates), engines, None)
+    if debug:
+        engines = [engine.model_copy(update={"debug": True}) for engine in engines]
+    _execute(config.model_copy(update=updates), engines, None, RunExtras(json_out=json_out, debug=debug))
 
 
 def match_command(
     ctx: typer.Context,
-    first: str = typer.Argument(
-        ..., help="An engine: a bundled name (random, greedy, alphabeta) or a command."
+    first: str | None = typer.Argument(
+        None,
+        help="An engine: a bundled name (random, greedy, alphabeta), cb:LIBRARY (a CheckerBoard engine), "
+        "a command, or settings such as 'cmd=./scan arg=hub dir=/opt/scan name=Scan option.threads=2' "
+        "(or give both with --engine).",
     ),
-    second: str = typer.Argument(..., help="The other engine."),
+    second: str | None = typer.Argument(None, help="The other engine."),
     variant: str = typer.Option("english", "--variant", "-v", help="Variant id (see `arbiter variants`)."),
-    tc: str = typer.Option("acf scale=0.01", "--tc", help="Time control, e.g. 'acf scale=0.01', 40/60+0.6."),
+    tc: str | None = typer.Option(
+        None, "--tc", help="Time control, e.g. 'acf scale=0.01', 40/60+0.6 (default: acf scale=0.01)."
+    ),
     openings: str | None = typer.Option(
         None,
         "--openings",
@@ -97,6 +112,7 @@ def match_command(
     order: str | None = typer.Option(
         None, "--order", help="Opening order: sequential (default) or random (pro-checkers: random)."
     ),
+    opening_start: int = typer.Option(1, "--opening-start", min=1, help="Begin with the deck's Nth opening."),
     seed: int = typer.Option(1, "--seed", help="Seed for random opening order."),
     games: int = typer.Option(2, "--games", "-n", min=1, help="Games per encounter (rounds = --rounds)."),
     rounds: int = typer.Option(1, "--rounds", "-r", min=1, help="How many encounters (cutechess -rounds)."),
@@ -118,58 +134,155 @@ def match_command(
     scheduler: str | None = typer.Option(
         None, "--scheduler", help="Play the games on the workers of this Dask scheduler (tcp://HOST:8786)."
     ),
+    engine: list[str] = typer.Option(
+        [], "--engine", metavar="'KEY=VALUE ...'", help="An engine as cutechess's -engine takes it (twice)."
+    ),
+    each: str | None = typer.Option(
+        None, "--each", metavar="'KEY=VALUE ...'", help="Settings for both engines (cutechess -each)."
+    ),
+    variant_name: list[str] = typer.Option(
+        [], "--variant-name", metavar="ID=NAME", help="The engines' name for a variant (repeat)."
+    ),
+    draw_adjudication: str | None = typer.Option(
+        None,
+        "--adjudicate-draw",
+        metavar="SCORE:MOVES",
+        help="Draw when both engines' scores stay within ±SCORE centi-men for MOVES moves each.",
+    ),
+    draw_from: int | None = typer.Option(
+        None, "--adjudicate-draw-from", min=0, help="...but not before this move number."
+    ),
+    win_adjudication: str | None = typer.Option(
+        None,
+        "--adjudicate-win",
+        metavar="SCORE:MOVES",
+        help="Win when both engines agree for MOVES moves each that one side leads by SCORE centi-men.",
+    ),
+    pdn_out: Path | None = typer.Option(None, "--pdn-out", help="Write every game to this PDN file."),
+    json_out: Path | None = typer.Option(
+        None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
+    ),
+    rating_interval: int | None = typer.Option(
+        None, "--rating-interval", min=1, help="Print the score and Elo every N games."
+    ),
+    recover: bool = typer.Option(
+        False, "--recover", help="Accepted for cutechess: a crashed engine is always started afresh."
+    ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Log every line sent to and read from the engines, beside the database."
+    ),
 ) -> None:
-    """Play a two-engine match, with the flags engine testers know from cutechess-cli and fastchess."""
-    entries = [_engine_entry(first, "A"), _engine_entry(second, "B")]
-    if entries[0]["name"] == entries[1]["name"]:
-        entries[1]["name"] = f"{entries[1]['name']}-2"
+    """Play a two-engine match, with the flags engine testers know from cutechess-cli and fastchess.
+
+    The cutechess-cli/fastchess spellings work too: -engine cmd=... name=... -each tc=... -rounds N
+    -games N -repeat -concurrency N -openings file=... -pgnout F -draw ... -resign ... -sprt ...
+    """
     try:
+        specs = _match_engines(first, second, engine, each, variant_name, debug)
+        time_control = tc or next(
+            (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
+        )
+        # An engine's own tc= (cutechess -engine tc=) is its clock; the others play under the event's.
+        own_controls = {
+            spec.config.name: spec.time_control
+            for spec in specs
+            if spec.time_control is not None and spec.time_control != time_control
+        }
+        entries = [spec.entry() for spec in specs]
         sprt_settings = _parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
+        draw = _score_moves(draw_adjudication, "--adjudicate-draw")
+        win = _score_moves(win_adjudication, "--adjudicate-win")
+        adjudication = Adjudication(
+            max_plies=max_plies,
+            draw_score=draw[0] if draw else None,
+            draw_moves=draw[1] if draw else 10,
+            draw_min_plies=2 * (draw_from or 0),
+            win_score=win[0] if win else None,
+            win_moves=win[1] if win else 5,
+        )
         settings: dict[str, object] = {
             "name": name or f"{entries[0]['name']} vs {entries[1]['name']}",
             "variant": variant,
-            "time_control": tc,
+            "time_control": time_control,
+            "time_controls": own_controls,
             "format": "match",
             "cycles": rounds,
             "games_per_encounter": games,
-            "openings": _openings(openings, plies, order, seed),
+            "openings": _openings(openings, plies, order, seed, opening_start),
             "concurrency": concurrency,
             "database": database,
             "report": report,
-            "adjudication": Adjudication(max_plies=max_plies),
+            "adjudication": adjudication,
             "scheduler": scheduler,
             "engines": [EngineEntry.model_validate(e) for e in entries],
+            "sprt": sprt_settings,  # stored with the event, so standings and the site can show it
         }
         if repeat:  # without the flag a ballot rule (pro-checkers) still plays its ballots twice
             settings["repeat"] = True
         config = TournamentConfig.model_validate(settings)
-        engines = [
-            EngineConfig.model_validate({k: v for k, v in e.items() if k != "bundled"}) for e in entries
-        ]
+        engines = [spec.config for spec in specs]
     except ValidationError as exc:
         typer.echo(f"error: {_option_errors(exc)}", err=True)
         raise typer.Exit(2) from None
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    _execute(config, engines, sprt_settings)
+    extras = RunExtras(pdn_out=pdn_out, json_out=json_out, rating_interval=rating_interval, debug=debug)
+    _execute(config, engines, sprt_settings, extras)
 
 
-def _engine_entry(text: str, fallback: str) -> dict[str, object]:
-    if text in BUNDLED_ENGINES:
-        return {"name": text, "bundled": text, "command": bundled_command(text)}
-    command = shlex.split(text)
-    if not command:
-        raise typer.BadParameter(f"engine {fallback} is empty")
-    return {"name": Path(command[0]).name or fallback, "command": command}
+def _match_engines(
+    first: str | None,
+    second: str | None,
+    flagged: list[str],
+    each: str | None,
+    variant_names: list[str],
+    debug: bool,
+) -> list[EngineSpec]:
+    """The two engines of a match, from the arguments and/or `--engine` (with `--each` added to both)."""
+    texts = [text for text in (first, second) if text is not None] + flagged
+    if len(texts) != 2:
+        raise ValueError(f"a match needs two engines (as arguments or --engine), got {len(texts)}")
+    if each is not None:
+        each_words = _spec_words(each)
+        merged: list[str | list[str]] = []
+        for text in texts:
+            words = _spec_words(text)
+            if not all(is_spec_word(word) for word in words):
+                words = [f"cmd={shlex.join(words)}"]
+            own = {word.partition("=")[0] for word in words}
+            merged.append(words + [w for w in each_words if w.partition("=")[0] not in own])
+        return command_line_engines(merged, variant_names=variant_names, debug=debug)
+    return command_line_engines(list(texts), variant_names=variant_names, debug=debug)
 
 
-def _openings(text: str | None, plies: int | None, order: str | None, seed: int) -> Openings | None:
+def _spec_words(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError as error:
+        raise ValueError(f"{text!r}: {error}") from None
+
+
+def _score_moves(text: str | None, option: str) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    score, _, moves = text.partition(":")
+    try:
+        return abs(int(float(score))), int(moves)
+    except ValueError:
+        raise ValueError(f"{option} expects SCORE:MOVES such as 20:10, not {text!r}") from None
+
+
+def _openings(
+    text: str | None, plies: int | None, order: str | None, seed: int, start: int = 1
+) -> Openings | None:
     if text is None:
         if plies is not None:
             raise ValueError("--plies cuts the games of a .pdn file given with --openings")
         return None
     spec: dict[str, object] = {"seed": seed}
+    if start != 1:
+        spec["start"] = start
     spec["file" if Path(text).exists() else "deck"] = text
     if plies is not None:
         spec["plies"] = plies
@@ -191,6 +304,11 @@ _MATCH_OPTIONS = {
     "plies": "--plies",
     "order": "--order",
     "concurrency": "--concurrency",
+    "start": "--opening-start",
+    "draw_score": "--adjudicate-draw",
+    "draw_moves": "--adjudicate-draw",
+    "win_score": "--adjudicate-win",
+    "win_moves": "--adjudicate-win",
 }
 
 
@@ -218,18 +336,16 @@ def _sprt_tokens(given: list[str], following: list[str]) -> str:
 
 
 def _parse_sprt(text: str) -> SprtSettings:
-    values: dict[str, float] = {}
-    for part in text.replace(",", " ").split():
-        key, _, value = part.partition("=")
-        if key not in ("elo0", "elo1", "alpha", "beta") or not value:
-            raise ValueError(f"--sprt: {part!r} is not one of elo0= elo1= alpha= beta=")
-        values[key] = float(value)
-    if "elo0" not in values or "elo1" not in values:
-        raise ValueError("--sprt needs elo0= and elo1=")
-    return SprtSettings(**values)
+    return parse_sprt(text)
 
 
-def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSettings | None) -> None:
+def _execute(
+    config: TournamentConfig,
+    engines: list[EngineConfig],
+    sprt: SprtSettings | None,
+    extras: RunExtras | None = None,
+) -> None:
+    extras = extras or RunExtras()
     console = output_console()
     if config.scheduler is not None:
         from arbiter.distributed import DistributedMissingError, require_distributed
@@ -240,12 +356,16 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
     report_dir = config.report
+    log_dir = logs_dir(config.database)
     try:
         # Planning reads and checks the openings: a bad deck stops the run before the database exists.
-        runner = TournamentRunner(config, engines, sprt=sprt, log_dir=config.database.parent / "engine-logs")
+        runner = TournamentRunner(config, engines, sprt=sprt, log_dir=log_dir)
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    finished = _said_finished(console, runner, config)
+    if config.scheduler is None and not finished:
+        runner.checked = _preflight(config, engines, log_dir)
     try:
         store = TournamentStore.open(config.database, create=True)
     except StoreError as exc:
@@ -253,7 +373,9 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
         raise typer.Exit(1) from None
     with store:
         view = LiveView(store, console)
-        runner.observer = view
+        first = engines[0].name if config.format == "match" else None
+        observer = ExtrasObserver(view, extras, first, config.concurrency)
+        runner.observer = observer
         publisher = None
         try:
             tournament_id = runner.open_tournament(store)
@@ -266,11 +388,67 @@ def _execute(config: TournamentConfig, engines: list[EngineConfig], sprt: SprtSe
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         finally:
+            observer.close()
             if publisher is not None:
                 publisher.close()  # the last refresh: the site shows the event as it ended
         _print_summary(console, store, summary, report_dir)
+        if extras.pdn_out is not None:
+            _write_pdn(store, summary.tournament_id, extras.pdn_out)
     if summary.stopped:
         raise typer.Exit(130)
+
+
+def _preflight(
+    config: TournamentConfig, engines: list[EngineConfig], log_dir: Path
+) -> dict[str, EngineIdentity]:
+    """Every engine started and handshaken once before the first game; the command stops, with nothing
+    stored, when one cannot play."""
+    try:
+        for warning in check_dxp_settings(config, engines):
+            typer.echo(f"warning: {warning}", err=True)
+        return asyncio.run(preflight_engines(engines, config.variant, log_dir))
+    except PreflightError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        typer.echo(f"nothing was played or stored; engine logs: {log_dir}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _said_finished(console: Console, runner: TournamentRunner, config: TournamentConfig) -> bool:
+    """When this very event is already finished in the database: say so and how to start a new one (its
+    result follows, as after any run: no engine is started and no game played)."""
+    try:
+        found = finished_event(config.database, config.name)
+    except StoreError:
+        return False  # opened again below, where its error is reported
+    if found is None:
+        return False
+    store, tournament_id = found
+    with store:
+        try:
+            same = runner.open_tournament(store) == tournament_id
+        except RunError:
+            return False  # another configuration under this name: refused below, with the reason
+        if not same:
+            return False
+        console.print(
+            f"{config.name!r} is already finished in {config.database}: its result is below. To play it "
+            "again, give another database (--db) or another name (--name)."
+        )
+    return True
+
+
+def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
+    from arbiter.notation.pdn_store import export_tournament
+    from arbiter.notation.pdn_writer import format_game
+    from arbiter.report.files import write_atomic
+
+    exported = export_tournament(store, tournament_id)
+    try:
+        write_atomic(out, "".join(format_game(game) for game in exported.games))
+    except OSError as exc:
+        typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{len(exported.games)} game(s) written to {out}")
 
 
 async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str | None) -> RunSummary:
@@ -315,7 +493,7 @@ def _print_summary(
         + (f", {summary.abandoned} abandoned (run again to resume)" if summary.abandoned else "")
     )
     if summary.sprt is not None:
-        console.print(f"SPRT: {summary.sprt.decision.value} (LLR {summary.sprt.llr:.2f})")
+        console.print(sprt_line(summary.sprt), markup=False, highlight=False)
     if report is not None:
         console.print(f"report: {report / 'index.html'}")
 

@@ -11,10 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
 from arbiter.tournament.scoring import FinishedGame, scheme_named
-from arbiter.tournament.standings import Tally, opening_results
-from arbiter.tournament.stats import elo_for, elo_from_pentanomial, pentanomial
+from arbiter.tournament.standings import Tally, opening_results, tally
+from arbiter.tournament.stats import EloModel, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
 
 
 def standings_command(
@@ -44,6 +45,7 @@ def standings_command(
             finished = store.finished_results(info.id)
             ratings = ratings_table(result.players, finished)
             openings = openings_table(finished, store.opening_names(info.id))
+            sprt = stored_sprt_status(store, info.id)
             others = len(store.tournaments()) - 1
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -59,6 +61,8 @@ def standings_command(
         console.print(ratings)
     if openings is not None:
         console.print(openings)
+    if sprt is not None:
+        console.print(sprt_line(sprt), markup=False, highlight=False)
 
 
 _UNLIMITED_WIDTH = 1000
@@ -158,7 +162,8 @@ def crosstable_table(result: TournamentStandings) -> Table:
 
 
 def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]) -> Table | None:
-    """Elo differences with 95% intervals and LOS; for game pairs, the pentanomial counts and their Elo.
+    """Elo differences with 95% intervals and LOS; for game pairs, the pentanomial counts and their Elo;
+    normalized Elo (from the pairs where games were paired).
 
     For two players the figures are the first player's against the second; for more, each player's
     against the field.
@@ -170,7 +175,17 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
     table = Table(
         title="Ratings" + (f" ({players[0]} against {players[1]})" if duel else " (against the field)")
     )
-    for name in ("Player", "Games", "Elo", "95% interval", "LOS", "Pairs LL-LD-WL/DD-WD-WW", "Elo (pairs)"):
+    columns = (
+        "Player",
+        "Games",
+        "Elo",
+        "95% interval",
+        "LOS",
+        "Pairs LL-LD-WL/DD-WD-WW",
+        "Elo (pairs)",
+        "nElo",
+    )
+    for name in columns:
         table.add_column(name, justify="left" if name == "Player" else "right", no_wrap=True)
     for player in players[:1] if duel else players:
         opponent = players[1] if duel else None
@@ -179,7 +194,10 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             continue
         paired = pentanomial(games, player, opponent).counts
         pairs_text, pairs_elo = "-", "-"
+        record = tally(games, player, opponent)
+        normalized = elo_from_wdl(record.wins, record.draws, record.losses, model=EloModel.NORMALIZED)
         if paired.pairs:
+            normalized = elo_from_pentanomial(paired, model=EloModel.NORMALIZED)
             pairs_text = "-".join(str(n) for n in (paired.ll, paired.ld)) + f"-{paired.wl}/{paired.dd}-"
             pairs_text += "-".join(str(n) for n in (paired.wd, paired.ww))
             by_pairs = elo_from_pentanomial(paired)
@@ -193,6 +211,7 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             f"{estimate.los:.1%}",
             pairs_text,
             pairs_elo,
+            estimate_text(normalized).removeprefix("nElo "),
         )
     return table
 

@@ -17,7 +17,7 @@ from arbiter.engines import EngineConfig, EngineIdentity
 from arbiter.referee.record import GameRecord, OpeningRecord
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.setup import GameSetup
-from arbiter.referee.timecontrol import parse_time_control
+from arbiter.referee.timecontrol import TimeControl, parse_time_control
 from arbiter.store import Event, EventKind
 
 ORDER_FORMAT = 1
@@ -55,6 +55,8 @@ class GameOrder(_Message):
     white_margin: float | None = None
     black_margin: float | None = None
     tags: dict[str, str] = Field(default_factory=dict)
+    white_time_control: str | None = None
+    black_time_control: str | None = None
     white: EngineOrder
     black: EngineOrder
     reuse_engines: bool = True
@@ -73,6 +75,8 @@ class GameOrder(_Message):
             white_margin=setup.white_margin,
             black_margin=setup.black_margin,
             tags=dict(setup.tags),
+            white_time_control=_text(setup.white_time_control),
+            black_time_control=_text(setup.black_time_control),
             white=white,
             black=black,
             reuse_engines=reuse_engines,
@@ -88,7 +92,17 @@ class GameOrder(_Message):
             white_margin=self.white_margin,
             black_margin=self.black_margin,
             tags=dict(self.tags),
+            white_time_control=_control(self.white_time_control),
+            black_time_control=_control(self.black_time_control),
         )
+
+
+def _text(control: TimeControl | None) -> str | None:
+    return None if control is None else str(control)
+
+
+def _control(text: str | None) -> TimeControl | None:
+    return None if text is None else parse_time_control(text)
 
 
 class WorkerName(_Message):

@@ -1,4 +1,5 @@
-"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules.
+"""The engine layer: child processes speaking Hub or DXP. It moves strings and knows no draughts rules
+(CheckerBoard engine libraries are run by an adapter program that does; see ``checkerboard``).
 
 Typical use by the referee::
 
@@ -15,7 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arbiter.engines.checkerboard import CheckerBoardEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
+from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
 from arbiter.engines.dxp import DxpEngine
 from arbiter.engines.faults import (
@@ -49,11 +52,15 @@ from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, 
 from arbiter.engines.results import Info, SearchResult
 
 
-def create_engine(config: EngineConfig, *, stderr_log: Path | None = None) -> EngineClient:
+def create_engine(
+    config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+) -> EngineClient:
     """The client for ``config.protocol``; nothing is started yet."""
     if config.protocol == "dxp":
-        return DxpEngine(config, stderr_log=stderr_log)
-    return HubEngine(config, stderr_log=stderr_log)
+        return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+    if config.protocol == "checkerboard":
+        return CheckerBoardEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+    return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
 
 
 async def probe_engine(
@@ -101,7 +108,9 @@ __all__ = [
     "StopIgnored",
     "StrayProcesses",
     "Unresponsive",
+    "CheckerBoardEngine",
     "Clock",
+    "CommLog",
     "Depth",
     "DxpEngine",
     "DxpSettings",

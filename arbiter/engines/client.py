@@ -13,6 +13,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Literal
 
+from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import (
     Crashed,
@@ -90,10 +91,14 @@ class EngineClient(ABC):
 
     protocol: ClassVar[str]
 
-    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
+    def __init__(
+        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+    ) -> None:
         self.config = config
         self.name = config.name
         self.stderr_log = stderr_log if stderr_log is not None else _default_log_path(config.name)
+        # Every line sent and received (`--debug`); kept in memory even without a file, for reports.
+        self.comm_log = comm_log if comm_log is not None else CommLog(config.name)
         self.faults: list[EngineFault] = []  # every fault seen, fatal or not, in order
         self.identity: EngineIdentity | None = None
         self._process: EngineProcess | None = None
@@ -255,6 +260,7 @@ class EngineClient(ABC):
         report = await self._process.shutdown(grace, self.config.timeouts.kill)
         self._note_shutdown(report, quit_expected)
         self._closed = True
+        self.comm_log.close()
         self._wake_all(Crashed(self.name, "was closed by the arbiter"))
         if self._gone_task is not None:
             await self._gone_task

@@ -19,6 +19,20 @@ from pydantic import (
 ParamValue = bool | int | float | str
 
 PORT_PLACEHOLDER = "{port}"
+# DXP reports whole seconds, so an engine's own clock drifts from the arbiter's: see engines/dxp_clock.py.
+DEFAULT_DXP_MARGIN = 1.0
+
+# The units engines give their scores in, as centi-men each (the unit the arbiter stores: a man is 100).
+ScoreUnit = Literal["men", "centi-men", "milli-men"]
+SCORE_UNITS: dict[str, float] = {"men": 100.0, "centi-men": 1.0, "milli-men": 0.1}
+# Hub's protocol document gives scores in men (Scan's `info score=0.25`); DXP reports no scores.
+PROTOCOL_SCORE_UNITS: dict[str, ScoreUnit] = {"hub": "men"}
+
+
+def score_scale(config: EngineConfig) -> float:
+    """What one of the engine's score units is in centi-men."""
+    unit = config.score_unit or PROTOCOL_SCORE_UNITS.get(config.protocol, "centi-men")
+    return SCORE_UNITS[unit]
 
 
 class Timeouts(BaseModel):
@@ -45,6 +59,9 @@ class DxpSettings(BaseModel):
     initiator_name: str = Field("arbiter", max_length=32)
     variants: list[str] = Field(default_factory=lambda: ["international"])
     default_minutes: int = Field(10, ge=0, le=999, description="game time announced for non-clock levels")
+    margin: float = Field(
+        DEFAULT_DXP_MARGIN, ge=0, description="seconds a move may end late (DXP clocks count whole seconds)"
+    )
 
 
 class EngineConfig(BaseModel):
@@ -53,8 +70,12 @@ class EngineConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
-    command: list[str] = Field(min_length=1, description="program and arguments; never run through a shell")
-    protocol: Literal["hub", "dxp"] = "hub"
+    # Not required: a checkerboard engine has none (the default is not validated, so [] is).
+    command: list[str] = Field(
+        default_factory=list, min_length=1, description="program and arguments; never run through a shell"
+    )
+    protocol: Literal["hub", "dxp", "checkerboard"] = "hub"
+    library: Path | None = Field(None, description="checkerboard: the engine's .so (or .dll)")
     working_dir: Path | None = None
     env: dict[str, str] = Field(default_factory=dict)
     inherit_env: bool = True
@@ -70,11 +91,15 @@ class EngineConfig(BaseModel):
     stderr_limit_bytes: PositiveInt = 16 * 1024 * 1024
     max_infos: PositiveInt = 100
     dxp: DxpSettings = Field(default_factory=DxpSettings)
+    score_unit: ScoreUnit | None = Field(
+        None, description="the unit of the engine's `info score=` (default: its protocol's, see SCORE_UNITS)"
+    )
+    debug: bool = Field(False, description="keep a log of every line sent to and received from the engine")
 
     @field_validator("command")
     @classmethod
     def _program_named(cls, command: list[str]) -> list[str]:
-        if not command[0].strip():
+        if command and not command[0].strip():
             raise ValueError("the first word of the command (the program) is empty")
         return command
 
@@ -92,6 +117,20 @@ class EngineConfig(BaseModel):
                 f"cpu_affinity names CPUs {missing} that this machine does not offer {sorted(available)}"
             )
         return cpus
+
+    @model_validator(mode="after")
+    def _program_or_library(self) -> EngineConfig:
+        if self.protocol == "checkerboard":
+            if self.library is None:
+                raise ValueError("a checkerboard engine needs 'library': the path of its .so (or .dll)")
+            if self.command:
+                raise ValueError("a checkerboard engine is its 'library'; it takes no 'command'")
+            return self
+        if self.library is not None:
+            raise ValueError(f"'library' is for protocol = \"checkerboard\", not {self.protocol}")
+        if not self.command:
+            raise ValueError(f"a {self.protocol} engine needs 'command': its program and arguments")
+        return self
 
     @model_validator(mode="after")
     def _dxp_settings_usable(self) -> EngineConfig:

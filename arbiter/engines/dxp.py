@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import socket
 import time
 from collections import deque
@@ -20,7 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode, logger
+from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import PORT_PLACEHOLDER, EngineConfig
+from arbiter.engines.dxp_clock import announced_minutes
 from arbiter.engines.dxp_wire import (
     ACCEPTED,
     GAME_END_DRAW,
@@ -121,8 +122,10 @@ class DxpEngine(EngineClient):
 
     protocol = "dxp"
 
-    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
-        super().__init__(config, stderr_log=stderr_log)
+    def __init__(
+        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+    ) -> None:
+        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log)
         self.port = config.dxp.port
         self.chats: deque[str] = deque(maxlen=100)  # what the engine said in `C` messages
         self._inbox: Inbox[DxpMessage] = Inbox()
@@ -283,7 +286,8 @@ class DxpEngine(EngineClient):
         dxp_position = position_from_hub(position)
         settings = self.config.dxp
         if isinstance(level, Clock):
-            minutes, moves = min(math.ceil(level.time / 60), 999), min(level.moves or 0, 999)
+            # Rounded down: the engine must never believe it has more time than it has.
+            minutes, moves = announced_minutes(level.time), min(level.moves or 0, 999)
         else:
             minutes, moves = settings.default_minutes, 0
         colour: Colour = "W" if engine_side == "W" else "Z"
@@ -306,6 +310,17 @@ class DxpEngine(EngineClient):
         if answer.follower:
             self.identity = EngineIdentity(name=answer.follower)
         self._last_move_at = time.monotonic()
+
+    async def introduce(self, position: str) -> EngineIdentity:
+        """Propose a game from ``position`` in which the arbiter moves first, then end it at once: the
+        engine's acceptance carries its own name, which DXP gives nowhere else (the preflight's use)."""
+        await self._settle_search()
+        engine_side = "B" if position[0] == "W" else "W"
+        await self._request_game(position, engine_side, Clock(time=60.0 * self.config.dxp.default_minutes))
+        await self.end_game()
+        self._game = None
+        assert self.identity is not None
+        return self.identity
 
     async def end_game(self) -> None:
         """Tell the engine the game is over (`E`) and wait briefly for its own `E`."""
@@ -358,6 +373,7 @@ class DxpEngine(EngineClient):
             raise self._fail(self._gone_fault())
         data = encode(message)
         logger.debug("%s < %r", self.name, data)
+        self.comm_log.sent(data.rstrip(b"\0").decode("ascii", "backslashreplace"))
         self._writer.write(data)
 
     def _send_quietly(self, message: DxpMessage) -> None:
@@ -386,6 +402,7 @@ class DxpEngine(EngineClient):
                 self.on_gone()
                 return
             at = time.monotonic()
+            self.comm_log.received(data[:-1].decode("ascii", "backslashreplace"))
             try:
                 message = decode(data[:-1])
             except DxpSyntaxError as error:

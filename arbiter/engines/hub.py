@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode, logger
-from arbiter.engines.config import EngineConfig
+from arbiter.engines.comm_log import CommLog
+from arbiter.engines.config import EngineConfig, score_scale
 from arbiter.engines.faults import (
     BadMoveFormat,
     EngineFault,
@@ -42,6 +43,10 @@ from arbiter.engines.results import SearchResult, parse_info
 
 _PREVIEW = 60
 
+# Hub version 1 (Scan 2.0) answers `hub` with bare `name ...`, `author ...`, `country ...` lines and no
+# `id`: such an engine is recognised at the handshake and refused with a message that says so.
+HUB1_IDENTITY = frozenset({"name", "author", "country", "version"})
+
 
 def _preview(raw: bytes) -> str:
     text = repr(raw[:_PREVIEW])
@@ -67,7 +72,8 @@ class HubSearch(SearchHandle):
         self._infos.append(fields)  # read into Info only at the end: a flood of info costs little
 
     def _complete(self, line: HubLine, at: float) -> None:
-        infos = tuple(parse_info(fields) for fields in self._infos)
+        scale = score_scale(self._engine.config)
+        infos = tuple(parse_info(fields, scale) for fields in self._infos)
         elapsed = at - self._started
         move = line.fields.get("move")
         if "resign" in line.flags:
@@ -91,6 +97,7 @@ class HubSearch(SearchHandle):
             infos=infos,
             elapsed=elapsed,
             stopped=self._stop_sent,
+            board=line.fields.get("board"),
         )
         self._settle(result)
 
@@ -123,8 +130,10 @@ class HubEngine(EngineClient):
 
     protocol = "hub"
 
-    def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
-        super().__init__(config, stderr_log=stderr_log)
+    def __init__(
+        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+    ) -> None:
+        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log)
         self._inbox: Inbox[HubLine] = Inbox()
         self._expected: frozenset[str] = frozenset()  # commands a waiting call wants to receive
         # Pongs carry no number: the n-th pong answers the n-th ping, even when that ping has given up.
@@ -144,7 +153,8 @@ class HubEngine(EngineClient):
         deadline = time.monotonic() + timeout
         id_fields: dict[str, str] = {}
         params: dict[str, ParamDecl] = {}
-        self._expected = frozenset({"id", "param", "wait"})
+        self._expected = frozenset({"id", "param", "wait", *HUB1_IDENTITY})
+        hub1_lines: list[str] = []
         self._send("hub")
         while True:
             line = await self._next(deadline)
@@ -155,6 +165,8 @@ class HubEngine(EngineClient):
                 raise self._fail(HandshakeTimeout(self.name, f"no wait within {timeout:g} s after hub{seen}"))
             if line.command == "id":
                 id_fields.update(line.fields)
+            elif line.command in HUB1_IDENTITY:
+                hub1_lines.append(line.command)
             elif line.command == "param":
                 try:
                     decl = parse_param(line.fields)
@@ -166,6 +178,16 @@ class HubEngine(EngineClient):
             else:  # wait
                 break
         self._expected = frozenset()
+        if hub1_lines and not id_fields:
+            said = ", ".join(dict.fromkeys(f"{word} ..." for word in hub1_lines))
+            raise self._fail(
+                ProtocolError(
+                    self.name,
+                    f"speaks Hub version 1 (Scan 2.0's protocol: it answered hub with {said} and no id "
+                    "line); the arbiter speaks Hub version 2 (Scan 3 and later) and DXP: run a newer "
+                    "version of the engine, or its DXP mode",
+                )
+            )
         self._handshake_done = True
         self.identity = parse_identity(id_fields, params)
         return self.identity
@@ -256,7 +278,9 @@ class HubEngine(EngineClient):
         self._closing = True
         if self._process.running:
             if self._search is not None and not self._search.finished and not self._search.stop_sent:
+                self.comm_log.sent("stop")
                 self._process.write(b"stop\n")
+            self.comm_log.sent("quit")
             self._process.write(b"quit\n")
         await self._close_process(quit_expected=self._process.running and self._broken is None)
 
@@ -269,6 +293,7 @@ class HubEngine(EngineClient):
         self._check_usable()
         assert self._process is not None
         logger.debug("%s < %s", self.name, text)
+        self.comm_log.sent(text)
         if not self._process.write(text.encode() + b"\n"):
             raise self._fail(self._gone_fault())
 
@@ -312,6 +337,7 @@ class HubEngine(EngineClient):
     # -- OutputListener: called by the process for what the engine prints ---------------------------
 
     def on_line(self, line: bytes, at: float) -> None:
+        self.comm_log.received(line.rstrip(b"\r").decode("utf-8", "backslashreplace"))
         if self._broken is not None:
             return
         try:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from arbiter.engines.config import ParamValue
 from arbiter.engines.faults import EngineConfigError, VariantUnsupported
 from arbiter.engines.hub_wire import format_seconds, quote_value
+from arbiter.engines.variant_names import engine_variant_name
 
 PARAM_TYPES = ("bool", "int", "real", "string", "enum")
 VARIANT_PARAM = "variant"
@@ -140,14 +141,15 @@ def variant_setting(
     decl = declared.get(VARIANT_PARAM)
     if decl is None:
         return None
-    value = (names or {}).get(variant, variant)
+    value = engine_variant_name(variant, decl.values if decl.type == "enum" else None, names)
     if decl.type == "enum" and value not in decl.values:
         offered = ", ".join(decl.values)
         own = f" (its name for it: {value!r})" if value != variant else ""
         hint = (
             ""
             if names
-            else f"; if it names the variant differently, map it with variant_names = {{{variant} = ...}}"
+            else f"; if it names the variant differently, map it with variant_names = {{{variant} = ...}} "
+            f"(command line: --variant-name {variant}=NAME)"
         )
         raise VariantUnsupported(
             engine, f"cannot play variant {variant!r}{own}: its variant parameter offers only {offered}{hint}"

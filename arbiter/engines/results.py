@@ -34,12 +34,14 @@ def _number(fields: dict[str, str], key: str, convert: Callable[[str], T]) -> T 
         return None
 
 
-def parse_info(fields: Mapping[str, str]) -> Info:
+def parse_info(fields: Mapping[str, str], score_scale: float = 1.0) -> Info:
+    """An `info` line's fields; the score is multiplied by ``score_scale`` (to centi-men)."""
     rest = dict(fields)
     pv_text = rest.pop("pv", "")
+    score = _number(rest, "score", float)
     return Info(
         depth=_number(rest, "depth", int),
-        score=_number(rest, "score", float),
+        score=None if score is None else round(score * score_scale, 6),
         nodes=_number(rest, "nodes", int),
         time=_number(rest, "time", float),
         nps=_number(rest, "nps", float),
@@ -64,6 +66,7 @@ class SearchResult:
     elapsed: float = 0.0
     stopped: bool = False  # the arbiter sent `stop` before the move came
     reported_time: float | None = None  # the time the engine says it used (DXP), if any
+    board: str | None = None  # the position the engine says its move leads to (`done board=`), if any
 
     @property
     def last_info(self) -> Info | None:

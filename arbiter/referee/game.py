@@ -188,10 +188,9 @@ class Referee:
         self.setup = setup
         self.prepared = setup.prepare()
         self.engines = {Color.WHITE: white, Color.BLACK: black}
-        control = setup.time_control
         self.clocks = {
-            Color.WHITE: PlayerClock(control, setup.white_margin),
-            Color.BLACK: PlayerClock(control, setup.black_margin),
+            Color.WHITE: PlayerClock(setup.control_for(Color.WHITE), setup.white_margin),
+            Color.BLACK: PlayerClock(setup.control_for(Color.BLACK), setup.black_margin),
         }
         self.game = Game(self.prepared.variant, self.prepared.start)
         self.observer = observer if observer is not None else GameObserver()
@@ -222,7 +221,7 @@ class Referee:
             black=black_player or player_record(self.engines[Color.BLACK]),
             start_fen=self.prepared.start.fen(),
             opening=setup.opening,
-            time_control=str(setup.time_control),
+            time_control=setup.control_text(),
             started_at=datetime.now(UTC),
             tags=dict(setup.tags),
         )
@@ -262,7 +261,7 @@ class Referee:
             self._play(legal[0], elapsed=0.0, clock=outcome.remaining, warnings=[FORCED_MOVE_NOTE])
             return
         jump = None
-        if self.setup.time_control.jump_limits is not None and legal[0].is_capture:
+        if self.setup.control_for(color).jump_limits is not None and legal[0].is_capture:
             jump = JumpSituation(len(legal))
         draw_offered = self._offer_to is color
         self._offer_to = None
@@ -363,7 +362,7 @@ class Referee:
             self._end(
                 color.opponent,
                 Termination.ILLEGAL_MOVE,
-                f"{color_name(color)} played an illegal move: {error}",
+                f"{color_name(color)} played an illegal move: {error}" + _engine_board(result),
             )
             return
         info = result.last_info
@@ -507,6 +506,11 @@ class Referee:
         for entry, position in self._unannounced:
             self.observer.move_played(self.record, entry, position)
         self._unannounced.clear()
+
+
+def _engine_board(result: SearchResult) -> str:
+    """The position the engine says its move leads to, when it says (CheckerBoard engines do)."""
+    return f"; the engine's board after its move: {result.board}" if result.board else ""
 
 
 async def _wait_until(handle: SearchHandle, moment: float) -> SearchResult | None:

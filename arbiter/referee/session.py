@@ -9,10 +9,13 @@ that no game could fix (a variant the engine does not play, a parameter it rejec
 from __future__ import annotations
 
 import asyncio
+import tempfile
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
-from arbiter.engines import EngineClient, EngineConfig, EngineFault, create_engine
+from arbiter.engines import CommLog, EngineClient, EngineConfig, EngineFault, create_engine
+from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import color_name, play_game, player_record, result_words
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, Termination, Winner
@@ -27,18 +30,26 @@ async def play_game_from_configs(
     *,
     observer: GameObserver | None = None,
     log_dir: Path | None = None,
+    comm_logs: Mapping[str, CommLog] | None = None,
 ) -> GameRecord:
     """Start both engines, play one game, quit them, and return the record.
 
-    ``log_dir`` is where each engine's stderr is kept (default: a temporary directory of the engine
-    layer). The setup is checked first, so a bad opening raises ``GameSetupError`` before any engine runs.
+    ``log_dir`` is where each engine's stderr is kept (default: a temporary directory removed after
+    the game); ``comm_logs`` (by engine name) where what is said to each engine is logged. The setup is
+    checked first, so a bad opening raises ``GameSetupError`` before any engine runs.
     """
     prepared = setup.prepare()
+    setup = with_dxp_margins(setup, white, black)
     configs = {Color.WHITE: white, Color.BLACK: black}
     engines: dict[Color, EngineClient] = {}
+    scratch = None
+    if log_dir is None:
+        # Nobody asked to keep the logs: they live as long as the game, and do not pile up.
+        scratch = tempfile.TemporaryDirectory(prefix="arbiter-game-")
+        log_dir = Path(scratch.name)
     for color, config in configs.items():
         log = None if log_dir is None else log_dir / f"{color.name.lower()}-{_file_safe(config.name)}.log"
-        engines[color] = create_engine(config, stderr_log=log)
+        engines[color] = create_engine(config, stderr_log=log, comm_log=(comm_logs or {}).get(config.name))
     try:
         opened = await asyncio.gather(
             *(engine.open(prepared.variant.id) for engine in engines.values()), return_exceptions=True
@@ -57,6 +68,8 @@ async def play_game_from_configs(
         return await play_game(setup, engines[Color.WHITE], engines[Color.BLACK], observer=observer)
     finally:
         await asyncio.gather(*(engine.quit() for engine in engines.values()))
+        if scratch is not None:
+            scratch.cleanup()
 
 
 def start_failure_record(

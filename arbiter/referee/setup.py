@@ -14,7 +14,7 @@ from arbiter.notation.movetext import MoveTextError, parse_pdn
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.timecontrol import TimeControl
-from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules import Color, Move, Position, UnknownVariantError, Variant, get_variant
 
 
 class GameSetupError(ValueError):
@@ -45,6 +45,19 @@ class GameSetup:
     black_margin: float | None = None
     tags: Mapping[str, str] = field(default_factory=dict)
     """PDN header tags for the record (``Event``, ``Round``...)."""
+    white_time_control: TimeControl | None = None
+    """White's own time control, when the engines play under different ones (cutechess -engine tc=)."""
+    black_time_control: TimeControl | None = None
+
+    def control_for(self, color: Color) -> TimeControl:
+        """The time control one side plays under: its own, or the game's."""
+        own = self.white_time_control if color is Color.WHITE else self.black_time_control
+        return self.time_control if own is None else own
+
+    def control_text(self) -> str:
+        """The time control as the record shows it: one, or each side's when they differ."""
+        white, black = self.control_for(Color.WHITE), self.control_for(Color.BLACK)
+        return str(white) if white == black else f"{white} (White), {black} (Black)"
 
     def prepare(self) -> PreparedGame:
         """Resolve the variant, the start position and the opening; raise ``GameSetupError`` if any fails."""

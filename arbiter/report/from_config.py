@@ -38,6 +38,7 @@ def event_from_config(
         cycles=config.cycles,
         games_per_encounter=config.games_per_encounter,
         status=status,
+        sprt=config.sprt,
     )
 
 

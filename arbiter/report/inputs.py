@@ -14,6 +14,7 @@ from datetime import datetime
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.scoring import STANDARD, FinishedGame, Outcome, ScoringScheme
+from arbiter.tournament.stats import SprtSettings
 
 
 class SiteError(ValueError):
@@ -44,6 +45,8 @@ class EventInfo:
     """The run's state in a word (``running``, ``finished``), when the caller knows it."""
     started_at: datetime | None = None
     ended_at: datetime | None = None
+    sprt: SprtSettings | None = None
+    """The SPRT a match stops on, if it has one."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from arbiter.referee.record import Side, Termination, Winner
 from arbiter.report.inputs import EventInfo, OpeningInfo
 from arbiter.report.lines import Line
 from arbiter.tournament.scoring import FinishedGame, ScoringScheme
+from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.standings import (
     Crosstable,
     Standing,
@@ -167,6 +168,7 @@ class EventSummary:
     started_at: datetime | None
     ended_at: datetime | None
     """When the last game ended, once every game has a result."""
+    sprt: SprtStatus | None = None
 
     @property
     def finished(self) -> int:
@@ -278,6 +280,13 @@ class Tallies:
                 name, engines.get(name), elo[name], _opponents(cross, name, players), identity, engine_id
             )
         paired = [game for pair in self.pairs.values() for game in pair] if len(players) == 2 else []
+        sprt = None
+        if event.sprt is not None and len(players) == 2:
+            tested = paired if event.ballot_pairs else list(results.elements())
+            try:
+                sprt = sprt_status(event.sprt, tested, players[0], players[1], paired=event.ballot_pairs)
+            except ValueError:
+                sprt = None  # pairs that do not fit together: no sound test to show
         return EventSummary(
             event=event,
             scheme=scheme,
@@ -294,6 +303,7 @@ class Tallies:
             latest=list(reversed(self.latest.values())),
             started_at=event.started_at or self.started_at,
             ended_at=event.ended_at or (self.ended_at if self.unfinished == 0 else None),
+            sprt=sprt,
         )
 
 
@@ -499,3 +509,4 @@ def _match_statistics(players: Sequence[str], results: Sequence[FinishedGame]) -
         ww=counts.ww,
         elo=elo,
     )
+

@@ -25,8 +25,11 @@ from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
+from arbiter.tournament.stats import SprtSettings
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
+# The bundled engines report their scores in centi-men (Hub's own unit is the man).
+BUNDLED_SCORE_UNIT = "centi-men"
 
 
 class ConfigError(ValueError):
@@ -71,6 +74,7 @@ class Openings(BaseModel):
     order: Literal["sequential", "random"] = "sequential"
     seed: int = 1
     count: PositiveInt | None = Field(None, description="play only the first N openings of the deck")
+    start: PositiveInt = Field(1, description="begin with the deck's Nth opening (cutechess start=)")
 
     @model_validator(mode="before")
     @classmethod
@@ -122,6 +126,7 @@ class Adjudication(BaseModel):
     max_plies: PositiveInt | None = Field(None, description="a draw once the game reaches this many plies")
     draw_score: int | None = Field(None, ge=0, description="both scores within +-this many centi-men...")
     draw_moves: PositiveInt = Field(10, description="...for this many moves each: draw")
+    draw_min_plies: NonNegativeInt = Field(0, description="...but never before this many plies")
     win_score: int | None = Field(None, gt=0, description="both agree a side leads by more than this...")
     win_moves: PositiveInt = Field(5, description="...for this many moves each: that side wins")
     play_forced_moves: bool = Field(False, description="play a move without asking when it is the only one")
@@ -135,6 +140,9 @@ class TournamentConfig(BaseModel):
     name: str = "Tournament"
     variant: str = "english"
     time_control: str = "acf scale=0.01"
+    time_controls: dict[str, str] = Field(
+        default_factory=dict, description="an engine's own time control, by its name (cutechess -engine tc=)"
+    )
     format: Literal["round-robin", "gauntlet", "match"] = "round-robin"
     cycles: PositiveInt = 1
     games_per_encounter: PositiveInt = 1
@@ -150,6 +158,7 @@ class TournamentConfig(BaseModel):
         None, description="a Dask scheduler (tcp://host:8786) whose workers play the games"
     )
     adjudication: Adjudication = Field(default_factory=Adjudication)
+    sprt: SprtSettings | None = Field(None, description="a match stops once this test has decided")
     engines: list[EngineEntry] = Field(min_length=2)
 
     @model_validator(mode="before")
@@ -176,6 +185,18 @@ class TournamentConfig(BaseModel):
         return value
 
     @model_validator(mode="after")
+    def _engine_time_controls(self) -> TournamentConfig:
+        names = {engine.name for engine in self.engines}
+        for name, text in self.time_controls.items():
+            if name not in names:
+                raise SettingError(("time_controls", name), f"no engine is named {name!r}")
+            try:
+                parse_time_control(text)
+            except ValueError as error:
+                raise SettingError(("time_controls", name), str(error)) from None
+        return self
+
+    @model_validator(mode="after")
     def _distinct_names(self) -> TournamentConfig:
         names = [e.name for e in self.engines]
         doubles = sorted({n for n in names if names.count(n) > 1})
@@ -186,6 +207,14 @@ class TournamentConfig(BaseModel):
             )
         if self.format == "match" and len(names) != 2:
             raise SettingError(("format",), f"a match needs exactly two engines, got {len(names)}")
+        return self
+
+    @model_validator(mode="after")
+    def _sprt_in_a_match(self) -> TournamentConfig:
+        if self.sprt is not None and self.format != "match":
+            raise SettingError(
+                ("sprt",), f'an SPRT tests a match of two engines (format = "match"), not a {self.format}'
+            )
         return self
 
     @model_validator(mode="after")
@@ -251,12 +280,13 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         source_path, source_text, where = path, text, ("engines", i)
         if entry.bundled:
             raw.setdefault("command", bundled_command(entry.bundled))
-        elif "command" not in raw:
+            raw.setdefault("score_unit", BUNDLED_SCORE_UNIT)
+        elif "command" not in raw and "library" not in raw and raw.get("protocol") != "checkerboard":
             if entry.name not in library:
                 known = ", ".join(sorted(library)) or "none"
                 raise ConfigError(
                     f"{path}:{_line_of(text, ('engines', i, 'name'))}: engine {entry.name!r} has no command, "
-                    f"no 'bundled' name, and is not in the engines file (engines there: {known})"
+                    f"no library, no 'bundled' name, and is not in the engines file (engines there: {known})"
                 )
             raw = {k: v for k, v in library[entry.name].items() if k != "name"} | raw
             source_path, source_text = library_path or path, library_text

@@ -6,7 +6,7 @@ cannot be played stops the event before its first game, not in the middle of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudication
@@ -41,7 +41,15 @@ class TournamentPlan:
             "White": game.white,
             "Black": game.black,
         }
-        return opening_setup(config, game.opening, tags)
+        setup = opening_setup(config, game.opening, tags)
+        own = config.time_controls
+        if game.white in own or game.black in own:
+            setup = replace(
+                setup,
+                white_time_control=parse_time_control(own[game.white]) if game.white in own else None,
+                black_time_control=parse_time_control(own[game.black]) if game.black in own else None,
+            )
+        return setup
 
 
 def opening_setup(
@@ -77,7 +85,7 @@ def referee_rules(config: TournamentConfig) -> RefereeRules:
     return RefereeRules(
         max_plies=adj.max_plies,
         draw_adjudication=(
-            DrawAdjudication(margin=adj.draw_score, moves=adj.draw_moves)
+            DrawAdjudication(margin=adj.draw_score, moves=adj.draw_moves, min_plies=adj.draw_min_plies)
             if adj.draw_score is not None
             else None
         ),
@@ -99,6 +107,9 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
     else:
         assert spec.file is not None  # the configuration holds a deck or a file
         deck = read_opening_file(spec.file)
+    if spec.start > len(deck):
+        raise OpeningError(f"the openings start at number {spec.start}, but there are only {len(deck)}")
+    deck = deck[spec.start - 1 :]
     if spec.count is not None:
         deck = deck[: spec.count]
     order = OpeningOrder(spec.order)

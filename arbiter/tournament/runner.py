@@ -23,13 +23,16 @@ from typing import NamedTuple, Protocol
 from pydantic import ValidationError
 
 from arbiter.engines import (
+    CommLog,
     EngineClient,
     EngineConfig,
     EngineConfigError,
     EngineFault,
+    EngineIdentity,
     create_engine,
     probe_engine,
 )
+from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import play_game
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
@@ -49,7 +52,8 @@ from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
-from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
+from arbiter.tournament.sprt_status import SprtStatus, sprt_status
+from arbiter.tournament.stats import SprtSettings
 
 
 class RunError(Exception):
@@ -71,6 +75,10 @@ class RunObserver(Protocol):
 
     def message(self, text: str) -> None: ...
 
+    def sprt_updated(self, status: SprtStatus) -> None:
+        """Where the match's SPRT stands, after each game (and once before the first)."""
+        ...
+
 
 class QuietObserver:
     def run_started(self, total: int, done: int, pending: int) -> None:
@@ -88,6 +96,9 @@ class QuietObserver:
     def message(self, text: str) -> None:
         pass
 
+    def sprt_updated(self, status: SprtStatus) -> None:
+        pass
+
 
 @dataclass
 class RunSummary:
@@ -97,7 +108,8 @@ class RunSummary:
     finished: int
     abandoned: int = 0
     stopped: bool = False
-    sprt: SprtResult | None = None
+    sprt: SprtStatus | None = None
+    """Where the SPRT stood when the run ended (decided or not), for a match with one."""
     faults: list[str] = field(default_factory=list)
 
 
@@ -150,7 +162,7 @@ class TournamentRunner:
         self.engines = {e.name: e for e in engines}
         self.plan: TournamentPlan = plan_tournament(config)
         self.observer: RunObserver = observer or QuietObserver()
-        self.sprt = sprt
+        self.sprt = sprt if sprt is not None else config.sprt
         self.after_game = after_game
         self.log_dir = log_dir
         self.remote = remote
@@ -158,13 +170,16 @@ class TournamentRunner:
         self._draining = False  # an SPRT decided: start no more games, finish the running ones
         self._refresh_task: asyncio.Task[None] | None = None
         self._refresh_wanted = False
-        self._decided: SprtResult | None = None
+        self._sprt_status: SprtStatus | None = None
+        self._decided = False
         # The seats of concurrency: what they share, and the running ones (their number follows the
         # remote's capacity, which can change while the run lasts).
         self._seating: _Seating | None = None
         self._seats: set[asyncio.Task[None]] = set()  # the seats counted against the capacity
         self._seat_tasks: set[asyncio.Task[None]] = set()  # every seat not yet awaited
         self._seats_changed = asyncio.Event()
+        # Identities from a preflight the caller ran before opening the store: stored, not probed again.
+        self.checked: dict[str, EngineIdentity] | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -203,6 +218,10 @@ class TournamentRunner:
 
         An engine that fails to start is only noted: its games are forfeited, the event goes on.
         """
+        if self.checked is not None:
+            for name, identity in self.checked.items():
+                store.set_engine_identity(tournament_id, name, identity)
+            return
         results = await asyncio.gather(
             *(probe_engine(config, [self.config.variant]) for config in self.engines.values()),
             return_exceptions=True,
@@ -235,6 +254,8 @@ class TournamentRunner:
         self.observer.run_started(len(games), len(done_keys), len(pending))
         if not pending:
             store.set_status(tournament_id, TournamentStatus.FINISHED)
+            self._check_sprt(store, tournament_id)
+            summary.sprt = self._sprt_status
             return summary
         if self.remote is None:
             await self.preflight(store, tournament_id)
@@ -267,9 +288,9 @@ class TournamentRunner:
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.remove_signal_handler(sig)
         summary.finished = len(store.finished_keys(tournament_id))
-        summary.sprt = self._decided
+        summary.sprt = self._sprt_status
         summary.stopped = self._stop.is_set()
-        complete = summary.finished == len(games) or self._decided is not None
+        complete = summary.finished == len(games) or self._decided
         store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
         return summary
 
@@ -387,28 +408,37 @@ class TournamentRunner:
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
 
-    async def _engine(self, name: str, pool: dict[str, EngineClient]) -> EngineClient:
+    async def _engine(self, name: str, pool: dict[str, EngineClient], game: str = "") -> EngineClient:
         """An opened engine for the next game: the slot's running one, or a fresh start."""
         engine = pool.get(name)
         if engine is not None and engine.alive:
+            engine.comm_log.context = game
             return engine
         if engine is not None:
             await engine.quit()
-        log = None if self.log_dir is None else self.log_dir / f"{_file_safe(name)}-{id(pool)}.log"
-        engine = create_engine(self.engines[name], stderr_log=log)
+        config = self.engines[name]
+        log = comm_log = None
+        if self.log_dir is not None:
+            # Named by the engine and the game it was started for (it may play more, when reused).
+            log = self.log_dir / f"{_file_safe(name)}-{game.replace(' ', '-') or id(pool)}.stderr.log"
+            if config.debug:
+                comm_log = CommLog(name, self.log_dir / f"{_file_safe(name)}.debug.log")
+        engine = create_engine(config, stderr_log=log, comm_log=comm_log)
+        engine.comm_log.context = game
         pool[name] = engine
         await engine.open(self.config.variant)
         return engine
 
     async def _play(self, game: PlannedGame, pool: dict[str, EngineClient]) -> tuple[GameRecord, list[Event]]:
-        setup = self.plan.setup_for(game)
+        white, black = self.engines[game.white], self.engines[game.black]
+        setup = with_dxp_margins(self.plan.setup_for(game), white, black)
         names = {Color.WHITE: game.white, Color.BLACK: game.black}
         opened: dict[Color, EngineClient] = {}
         failures: dict[Color, EngineFault] = {}
         seen: dict[Color, int] = {}  # faults an engine had before this game
         for color, name in names.items():
             try:
-                opened[color] = await self._engine(name, pool)
+                opened[color] = await self._engine(name, pool, f"game {game.key}")
             except EngineFault as fault:
                 failures[color] = fault
                 opened[color] = pool[name]
@@ -454,19 +484,19 @@ class TournamentRunner:
         )
 
     def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
-        """For a two-engine match with an SPRT: stop starting games once the test has decided."""
-        if self.sprt is None or self.config.format != "match" or self._decided is not None:
+        """For a two-engine match with an SPRT: tell where it stands, and stop starting games once it
+        has decided. The decision stands: games still running then finish and are stored, but the
+        test is over."""
+        if self.sprt is None or self.config.format != "match" or self._decided:
             return
         first, second = list(self.engines)
         games = store.finished_results(tournament_id)
-        if self.config.repeat:
-            result = sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
-        else:
-            wins = sum(1 for g in games if g.fraction_for(first) == 1.0)
-            losses = sum(1 for g in games if g.fraction_for(first) == 0.0)
-            result = sprt_wdl(self.sprt, wins, len(games) - wins - losses, losses)
-        if result.decision.value != "continue":
-            self._decided = result
+        status = sprt_status(self.sprt, games, first, second, paired=self.config.repeat)
+        self._sprt_status = status
+        self.observer.sprt_updated(status)
+        if status.decided:
+            self._decided = True
+            result = status.result
             self.observer.message(
                 f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
                 f"[{result.lower_bound:.2f}, {result.upper_bound:.2f}]): no more games are started"

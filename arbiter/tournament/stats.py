@@ -1,18 +1,21 @@
 """Elo differences, likelihood of superiority, pentanomial counts and the SPRT, as engine testers use them.
 
-All in plain Python. The conventions are the ones of cutechess-cli and fastchess, so figures can be
-compared with theirs:
+All in plain Python. The conventions are those of fishtest, fastchess and cutechess-cli, so figures
+can be compared with theirs (docs/statistics.md explains them):
 
-* Elo difference from a mean score s (1 per win, 1/2 per draw): -400 * log10(1 / s - 1).
+* Two Elo models. Logistic Elo from a mean score s (1 per win, 1/2 per draw): -400 * log10(1 / s - 1).
+  Normalized Elo: (s - 1/2) / sigma * 800 / ln(10), sigma the standard deviation of one game's score
+  (for game pairs, sqrt(2) times that of a pair's mean score): the difference measured in units of
+  the noise, which is what decides how many games a test needs, however many draws there are.
 * 95 % interval: the mean score plus or minus z * sqrt(variance / n), each end turned into Elo. For
   single games n counts games and the variance is that of one game's score; for games played in
   opening pairs n counts pairs and the variance is that of a pair's mean score, which takes the
-  correlation between the two games of a pair into account.
+  correlation between the two games of a pair into account. Normalized Elo keeps sigma fixed at the
+  sample's, so its interval is the estimate plus or minus z * 800 / ln(10) / sqrt(games).
 * Likelihood of superiority for single games: 1/2 * (1 + erf((wins - losses) / sqrt(2 * (wins + losses)))),
   draws carrying no information; for pairs: the normal probability that the mean pair score is above 1/2.
-* SPRT: the generalised SPRT with a normal approximation. With the expected scores s0, s1 of elo0 and
-  elo1 under the logistic model, the log-likelihood ratio after n games (or pairs) with mean x and
-  variance v is n * (s1 - s0) * (2x - s0 - s1) / (2v). It is tested against the bounds
+* SPRT: the generalized SPRT, by maximum likelihood under each hypothesis (`arbiter.tournament.gsprt`),
+  trinomial over games, pentanomial over pairs. Its log-likelihood ratio is tested against the bounds
   log(beta / (1 - alpha)) (accept H0: the difference is elo0) and log((1 - beta) / alpha) (accept H1).
 """
 
@@ -24,12 +27,33 @@ from dataclasses import dataclass
 from enum import StrEnum
 from statistics import NormalDist
 
+from arbiter.tournament.gsprt import llr_mean, llr_t_value
 from arbiter.tournament.scoring import FinishedGame
 from arbiter.tournament.standings import tally
 
-# A count of zero would make the SPRT variance vanish on the first games; like fastchess, a zero
-# count stands in as this small number there.
-_ZERO_COUNT = 1e-3
+NELO_PER_T = 800.0 / math.log(10.0)
+"""Normalized Elo per unit of t-value ((score - 1/2) / sigma): 347.44, chosen so that near equal
+strength and without draws one normalized Elo is one logistic Elo."""
+
+
+class EloModel(StrEnum):
+    """How a score becomes an Elo figure: `logistic` Elo or `normalized` Elo (fastchess, fishtest)."""
+
+    LOGISTIC = "logistic"
+    NORMALIZED = "normalized"
+
+    @property
+    def unit(self) -> str:
+        """The figure's name in tables: Elo or nElo."""
+        return "Elo" if self is EloModel.LOGISTIC else "nElo"
+
+
+def elo_model_named(name: str | EloModel) -> EloModel:
+    try:
+        return EloModel(name)
+    except ValueError:
+        choices = ", ".join(m.value for m in EloModel)
+        raise ValueError(f"unknown Elo model {name!r}; models: {choices}") from None
 
 
 def score_to_elo(score: float) -> float:
@@ -56,7 +80,8 @@ def _z(confidence: float) -> float:
 class EloEstimate:
     """An Elo difference with its confidence interval (`lower`, `upper`) and likelihood of superiority.
 
-    `score` is the mean score (0..1) it comes from and `count` the number of games or pairs.
+    `score` is the mean score (0..1) it comes from and `count` the number of games or pairs; `model`
+    says whether the figures are logistic or normalized Elo.
     """
 
     elo: float
@@ -65,6 +90,7 @@ class EloEstimate:
     los: float
     score: float
     count: int
+    model: EloModel = EloModel.LOGISTIC
 
     @property
     def margin(self) -> float:
@@ -81,20 +107,41 @@ def _mean_and_variance(scores: Sequence[float], weights: Sequence[float]) -> tup
 
 
 def _estimate(
-    scores: Sequence[float], counts: Sequence[int], confidence: float, los: float | None
+    scores: Sequence[float],
+    counts: Sequence[int],
+    confidence: float,
+    los: float | None,
+    model: EloModel = EloModel.LOGISTIC,
 ) -> EloEstimate:
     """The estimate from observation counts; `los` None means the normal LOS of the mean score."""
     count = sum(counts)
     mean, variance = _mean_and_variance(scores, counts)
     spread = _z(confidence) * math.sqrt(variance / count)
+    if model is EloModel.LOGISTIC:
+        elo, lower, upper = score_to_elo(mean), score_to_elo(mean - spread), score_to_elo(mean + spread)
+    else:
+        # One game's standard deviation: a pair's mean score varies half as much as two free games.
+        games = count if len(scores) == 3 else 2 * count
+        per_game = math.sqrt(variance * games / count)
+        elo = _normalized(mean, per_game)
+        margin = _z(confidence) * NELO_PER_T / math.sqrt(games)
+        lower, upper = elo - margin, elo + margin
     return EloEstimate(
-        elo=score_to_elo(mean),
-        lower=score_to_elo(mean - spread),
-        upper=score_to_elo(mean + spread),
+        elo=elo,
+        lower=lower,
+        upper=upper,
         los=_normal_los(mean, variance / count) if los is None else los,
         score=mean,
         count=count,
+        model=model,
     )
+
+
+def _normalized(mean: float, sigma: float) -> float:
+    """Normalized Elo of mean score `mean` whose games have standard deviation `sigma`."""
+    if sigma == 0.0:  # every game (pair) the same: no noise to measure the difference against
+        return 0.0 if mean == 0.5 else math.copysign(math.inf, mean - 0.5)
+    return (mean - 0.5) / sigma * NELO_PER_T
 
 
 def _normal_los(mean: float, variance_of_mean: float) -> float:
@@ -111,12 +158,14 @@ def los_from_wdl(wins: int, losses: int) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-def elo_from_wdl(wins: int, draws: int, losses: int, confidence: float = 0.95) -> EloEstimate:
+def elo_from_wdl(
+    wins: int, draws: int, losses: int, confidence: float = 0.95, model: EloModel = EloModel.LOGISTIC
+) -> EloEstimate:
     """Elo difference of the player who scored `wins`, `draws`, `losses` over single games."""
     _check_counts(wins=wins, draws=draws, losses=losses)
     if wins + draws + losses == 0:
         raise ValueError("an Elo estimate needs at least one game")
-    return _estimate((1.0, 0.5, 0.0), (wins, draws, losses), confidence, los_from_wdl(wins, losses))
+    return _estimate((1.0, 0.5, 0.0), (wins, draws, losses), confidence, los_from_wdl(wins, losses), model)
 
 
 def elo_for(
@@ -195,7 +244,7 @@ def pentanomial(games: Iterable[FinishedGame], player: str, opponent: str | None
         if opponent is not None and game.opponent_of(player) != opponent:
             continue
         pairs.setdefault(game.pair_index, []).append(game)
-    counts = Pentanomial()
+    tally = dict.fromkeys(("ll", "ld", "wl", "dd", "wd", "ww"), 0)  # one Pentanomial at the end: fast
     incomplete: list[int] = []
     for index in sorted(pairs):
         pair = pairs[index]
@@ -211,25 +260,27 @@ def pentanomial(games: Iterable[FinishedGame], player: str, opponent: str | None
                 "are not the same two players with colours swapped"
             )
         fractions = sorted((first.fraction_for(player), second.fraction_for(player)))
-        counts = counts + _pair_category(fractions[0], fractions[1])
-    return PairedGames(counts=counts, incomplete_pairs=tuple(incomplete))
+        tally[_pair_category(fractions[0], fractions[1])] += 1
+    return PairedGames(counts=Pentanomial(**tally), incomplete_pairs=tuple(incomplete))
 
 
-def _pair_category(low: float, high: float) -> Pentanomial:
+def _pair_category(low: float, high: float) -> str:
     if high == 0.0:
-        return Pentanomial(ll=1)
+        return "ll"
     if high == 0.5:
-        return Pentanomial(ld=1) if low == 0.0 else Pentanomial(dd=1)
+        return "ld" if low == 0.0 else "dd"
     if low == 0.0:
-        return Pentanomial(wl=1)
-    return Pentanomial(wd=1) if low == 0.5 else Pentanomial(ww=1)
+        return "wl"
+    return "wd" if low == 0.5 else "ww"
 
 
-def elo_from_pentanomial(counts: Pentanomial, confidence: float = 0.95) -> EloEstimate:
+def elo_from_pentanomial(
+    counts: Pentanomial, confidence: float = 0.95, model: EloModel = EloModel.LOGISTIC
+) -> EloEstimate:
     """Elo difference and interval from game pairs; `count` of the estimate is the number of pairs."""
     if counts.pairs == 0:
         raise ValueError("an Elo estimate from game pairs needs at least one complete pair")
-    return _estimate(_PAIR_SCORES, counts.bins, confidence, los=None)
+    return _estimate(_PAIR_SCORES, counts.bins, confidence, los=None, model=model)
 
 
 # --- SPRT -----------------------------------------------------------------------------------------
@@ -241,16 +292,34 @@ class SprtDecision(StrEnum):
     CONTINUE = "continue"
 
 
+# Beyond this the maximum-likelihood distribution under a normalized-Elo hypothesis cannot be found
+# by fishtest's iteration for every sample (see gsprt.mle_with_t_value); real tests use a few nElo.
+NORMALIZED_BOUND_LIMIT = 200.0
+
+
 @dataclass(frozen=True)
 class SprtSettings:
-    """H0: the Elo difference is `elo0`; H1: it is `elo1`; `alpha`, `beta` are the error rates."""
+    """H0: the Elo difference is `elo0`; H1: it is `elo1`; `alpha`, `beta` are the error rates.
+
+    `model` says which Elo `elo0` and `elo1` are in: logistic or normalized.
+    """
 
     elo0: float
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    model: EloModel = EloModel.LOGISTIC
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "model", elo_model_named(self.model))
+        for name, value in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not math.isfinite(value):
+                raise ValueError(f"SPRT {name} must be a finite number, got {value}")
+        if self.model is EloModel.NORMALIZED and max(abs(self.elo0), abs(self.elo1)) > NORMALIZED_BOUND_LIMIT:
+            raise ValueError(
+                f"SPRT bounds in normalized Elo must lie within ±{NORMALIZED_BOUND_LIMIT:.0f}, "
+                f"got elo0={self.elo0} elo1={self.elo1}"
+            )
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT elo0 must be below elo1, got elo0={self.elo0} elo1={self.elo1}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):
@@ -267,6 +336,37 @@ class SprtSettings:
     def upper_bound(self) -> float:
         return math.log((1.0 - self.beta) / self.alpha)
 
+    def __str__(self) -> str:
+        """As `--sprt` takes them: ``elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
+        return (
+            f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g} "
+            f"model={self.model.value}"
+        )
+
+
+SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
+
+
+def parse_sprt(text: str) -> SprtSettings:
+    """SPRT settings from ``elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized`` (commas allowed);
+    elo0 and elo1 are needed, the others have defaults. Raises ValueError naming the bad word."""
+    values: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        key, _, value = part.partition("=")
+        if key not in SPRT_KEYS or not value:
+            raise ValueError(f"--sprt: {part!r} is not one of {' '.join(k + '=' for k in SPRT_KEYS)}")
+        values[key] = value
+    if "elo0" not in values or "elo1" not in values:
+        raise ValueError("--sprt needs elo0= and elo1=")
+    numbers: dict[str, float] = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in values:
+            try:
+                numbers[key] = float(values[key])
+            except ValueError:
+                raise ValueError(f"--sprt: {key}={values[key]} is not a number") from None
+    return SprtSettings(**numbers, model=elo_model_named(values.get("model", "logistic")))
+
 
 @dataclass(frozen=True)
 class SprtResult:
@@ -276,12 +376,15 @@ class SprtResult:
     decision: SprtDecision
 
 
-def _sprt(settings: SprtSettings, scores: Sequence[float], counts: Sequence[int]) -> SprtResult:
-    llr = 0.0
-    if sum(counts) > 0:
-        mean, variance = _mean_and_variance(scores, [float(c) if c > 0 else _ZERO_COUNT for c in counts])
-        s0, s1 = elo_to_score(settings.elo0), elo_to_score(settings.elo1)
-        llr = sum(counts) * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
+def _sprt(settings: SprtSettings, ascending: Sequence[int]) -> SprtResult:
+    """The test over outcome counts ordered by score, lowest first (3 classes: games; 5: pairs)."""
+    if settings.model is EloModel.LOGISTIC:
+        llr = llr_mean(ascending, elo_to_score(settings.elo0), elo_to_score(settings.elo1))
+    else:
+        # The t-value of a pair's mean score is sqrt(2) times that of one game (half the variance).
+        scale = 1.0 if len(ascending) == 3 else math.sqrt(2.0)
+        t0, t1 = (scale * elo / NELO_PER_T for elo in (settings.elo0, settings.elo1))
+        llr = llr_t_value(ascending, t0, t1)
     if llr >= settings.upper_bound:
         decision = SprtDecision.ACCEPT_H1
     elif llr <= settings.lower_bound:
@@ -296,12 +399,12 @@ def _sprt(settings: SprtSettings, scores: Sequence[float], counts: Sequence[int]
 def sprt_wdl(settings: SprtSettings, wins: int, draws: int, losses: int) -> SprtResult:
     """The SPRT over single games (trinomial model)."""
     _check_counts(wins=wins, draws=draws, losses=losses)
-    return _sprt(settings, (1.0, 0.5, 0.0), (wins, draws, losses))
+    return _sprt(settings, (losses, draws, wins))
 
 
 def sprt_pentanomial(settings: SprtSettings, counts: Pentanomial) -> SprtResult:
     """The SPRT over game pairs (pentanomial model)."""
-    return _sprt(settings, _PAIR_SCORES, counts.bins)
+    return _sprt(settings, counts.bins)
 
 
 def _check_counts(**counts: int) -> None:

@@ -4,6 +4,7 @@ not fail on speed); `docs/benchmarks.md` holds the measured ones."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -29,6 +30,7 @@ CASES = {
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
     "report_scale": (["--games", "20"], "refresh after one more game"),
     "publish_overhead": (["--games", "4"], "publishing adds"),
+    "statistics_speed": (["--games", "100", "--players", "4"], "rating list"),
 }
 
 
@@ -61,3 +63,10 @@ def test_distributed_scaling_benchmark_runs_a_tiny_match(tmp_path: Path) -> None
     pytest.importorskip("distributed")
     out = run_benchmark("distributed_scaling", "--games", "4", "--tasks", "20", cwd=tmp_path)
     assert "games/s" in out
+
+
+def test_checkerboard_roundtrip_benchmark_runs_on_the_test_engine(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the CheckerBoard test engine")
+    out = run_benchmark("checkerboard_roundtrip", "--count", "20", "--warmup", "5", cwd=tmp_path)
+    assert "adapter's own share" in out

@@ -72,7 +72,7 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         "version": "01",
         "initiator": "Arbiter Test",
         "follower_colour": "W",
-        "minutes": 3,
+        "minutes": 2,  # 150 s: rounded down, never more time than the engine has
         "moves": 40,
         "start": "B",
         "position": "W" + "z" * 20 + "e" * 10 + "w" * 20,

@@ -40,7 +40,7 @@ def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: 
     assert "variant english (the default: no --variant given), 8x8 board" in output
     assert re.search(r"^search start\s+\d", output, re.MULTILINE) and "-> 11-15 in" in output
     assert "search after 11-15" in output and "-> 23-19 in" in output
-    assert "depth 3, score 0.25, nodes 1234" in output
+    assert "depth 3, score 25, nodes 1234" in output  # 0.25 men, in centi-men
     assert output.rstrip().endswith("faults: none")
     assert f"stderr log: {log}" in output
 

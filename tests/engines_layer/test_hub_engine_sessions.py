@@ -69,7 +69,8 @@ def test_a_search_sends_position_moves_level_and_returns_move_infos_and_time(tmp
         assert result.ponder == "9-14" and not result.resigned and not result.offers_draw
         assert result.elapsed > 0
         (info,) = result.infos
-        assert (info.depth, info.score, info.nodes, info.time, info.nps) == (3, 0.25, 1234, 0.001, 1234000.0)
+        # The engine's score=0.25 is in men (Hub's unit), kept in centi-men.
+        assert (info.depth, info.score, info.nodes, info.time, info.nps) == (3, 25, 1234, 0.001, 1234000.0)
         assert info.pv == ("28x19x23", "9-14")
         seen = info.extra  # what the engine read, echoed back
         assert seen["seen-moves"] == "2" and seen["seen-last"] == "19-23"

@@ -142,14 +142,15 @@ def test_maximum_length_draws_at_exactly_the_limit() -> None:
 
 
 def test_level_scores_from_both_engines_adjudicate_a_draw() -> None:
-    rules = RefereeRules(draw_adjudication=DrawAdjudication(margin=0.1, moves=3))
+    # Hub scores are men, stored and compared in centi-men: 0.05 and -0.1 men are 5 and -10.
+    rules = RefereeRules(draw_adjudication=DrawAdjudication(margin=10, moves=3))
     white = scripted("white", "--score", "0.05")
     black = scripted("black", "--score", "-0.1")
     record = play(game_setup(rules=rules, opening="11-15 23-19 8-11"), white, black)
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.ADJUDICATION_DRAW)
     assert record.plies == 3 + 6  # the opening, then three scored moves of each engine
-    assert record.moves[-1].info is not None and record.moves[-1].info.score == -0.1
+    assert record.moves[-1].info is not None and record.moves[-1].info.score == -10
 
 
 def test_both_engines_agreeing_one_side_wins_adjudicates_a_win() -> None:

@@ -71,10 +71,9 @@ def test_an_engine_given_as_a_command_line_plays_and_its_resignation_is_the_reas
     result = runner.invoke(app, ["play", "--tc", "st=1", "--no-board", scripted_command(), resigner])
     assert result.exit_code == 0, result.output
     assert "Result: 1-0  Black wins: White resigned  (3 plies)" in result.output
-    # Two engines named after the same program are told apart.
-    program = Path(sys.executable).name
-    assert f"Black: {program} (scripted 1.0)" in result.output
-    assert f"White: {program}-2 (quitter 1.0)" in result.output
+    # Two engines named after the same script (not the interpreter that runs it) are told apart.
+    assert "Black: scripted_player (scripted 1.0)" in result.output
+    assert "White: scripted_player-2 (quitter 1.0)" in result.output
 
 
 def test_quiet_prints_only_the_result() -> None:
@@ -167,22 +166,23 @@ def test_auto_forced_plays_the_only_move_without_asking_the_engine(tmp_path: Pat
 def test_adjudicate_draw_ends_the_game_when_both_scores_stay_level() -> None:
     white = scripted_command("--name", "w", "--score", "0.1")
     black = scripted_command("--name", "b", "--score", "-0.1")
-    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-draw", "0.2:2"]
+    # The engines' scores are men (Hub's unit); the margin is in centi-men, the unit scores are kept in.
+    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-draw", "20:2"]
     result = runner.invoke(app, [*args, white, black])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "Result: 1/2-1/2  Draw: both engines' last 2 scores were within ±0.2  (4 plies)"
+        "Result: 1/2-1/2  Draw: both engines' last 2 scores were within ±20  (4 plies)"
     ]
 
 
 def test_adjudicate_win_ends_the_game_when_both_engines_agree_who_leads() -> None:
     white = scripted_command("--name", "w", "--score", "5")
     black = scripted_command("--name", "b", "--score", "-5")
-    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-win", "3:2"]
+    args = ["play", "-q", "--tc", "depth=1", "--fen", KINGS, "--adjudicate-win", "300:2"]
     result = runner.invoke(app, [*args, white, black])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "Result: 0-1  White wins: both engines' last 2 scores gave White a lead of more than 3  (4 plies)"
+        "Result: 0-1  White wins: both engines' last 2 scores gave White a lead of more than 300  (4 plies)"
     ]
 
 

@@ -127,7 +127,7 @@ def engine_starts(log_dir: Path) -> Counter[str]:
     """How many times each engine was started for games, from the start lines of its logs."""
     starts: Counter[str] = Counter()
     for log in log_dir.glob("*.log"):
-        name = log.name.rsplit("-", 1)[0]
+        name = log.name.split("-game-")[0]  # <engine>-game-<key>.stderr.log
         starts[name] += log.read_text(encoding="utf-8", errors="replace").count("[arbiter] started pid")
     return starts
 

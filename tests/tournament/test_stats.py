@@ -1,4 +1,5 @@
-"""Elo, likelihood of superiority, pentanomial counts and the SPRT, against values worked out by hand."""
+"""Elo, likelihood of superiority and pentanomial counts, against values worked out by hand (the SPRT:
+test_sprt.py; normalized Elo: test_normalized_elo.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from hypothesis import strategies as st
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.stats import (
     Pentanomial,
-    SprtDecision,
-    SprtSettings,
     elo_for,
     elo_from_pentanomial,
     elo_from_wdl,
@@ -21,8 +20,6 @@ from arbiter.tournament.stats import (
     los_from_wdl,
     pentanomial,
     score_to_elo,
-    sprt_pentanomial,
-    sprt_wdl,
 )
 
 W, B, D = Outcome.WHITE_WINS, Outcome.BLACK_WINS, Outcome.DRAW
@@ -190,94 +187,3 @@ def test_a_pair_of_three_games_is_an_error() -> None:
     games = ballot(4, W, W) + [FinishedGame("X", "Y", D, pair_index=4)]
     with pytest.raises(ValueError, match="game pair 4 holds 3 games"):
         pentanomial(games, "X")
-
-
-# --- SPRT -----------------------------------------------------------------------------------------
-
-SETTINGS = SprtSettings(elo0=0.0, elo1=10.0, alpha=0.05, beta=0.05)
-S1 = 1 / (1 + 10 ** (-10 / 400))  # expected score at +10 Elo: 0.514387
-
-
-def test_sprt_bounds() -> None:
-    assert SETTINGS.lower_bound == pytest.approx(-math.log(19))  # log(0.05 / 0.95)
-    assert SETTINGS.upper_bound == pytest.approx(math.log(19))
-    other = SprtSettings(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.1)
-    assert other.lower_bound == pytest.approx(math.log(0.1 / 0.95))
-    assert other.upper_bound == pytest.approx(math.log(0.9 / 0.05))
-
-
-def test_sprt_trinomial_log_likelihood_ratio() -> None:
-    # 60 / 20 / 20: mean 0.7, variance 0.16, s0 = 0.5, s1 = 0.514387.
-    # LLR = 100 * (s1 - s0) * (2 * 0.7 - s0 - s1) / (2 * 0.16) = 100 * 0.014387 * 0.385613 / 0.32 = 1.7337
-    result = sprt_wdl(SETTINGS, 60, 20, 20)
-    assert result.llr == pytest.approx(100 * (S1 - 0.5) * (1.4 - 0.5 - S1) / 0.32)
-    assert result.llr == pytest.approx(1.7337, abs=1e-4)
-    assert result.decision is SprtDecision.CONTINUE
-    assert (result.lower_bound, result.upper_bound) == (SETTINGS.lower_bound, SETTINGS.upper_bound)
-
-
-def test_sprt_llr_is_the_normal_likelihood_ratio_of_the_mean_score() -> None:
-    # The same figure from its definition: the log of the ratio of the normal densities of the observed
-    # mean under H1 and H0, with the sample's standard error.
-    error = math.sqrt(0.16 / 100)
-    expected = math.log(NormalDist(S1, error).pdf(0.7) / NormalDist(0.5, error).pdf(0.7))
-    assert sprt_wdl(SETTINGS, 60, 20, 20).llr == pytest.approx(expected)
-
-
-def test_sprt_accepts_h0_for_an_even_match() -> None:
-    # 2000 / 2000 / 2000: mean 0.5, variance 1/6; LLR = 6000 * (s1 - 0.5) * (0.5 - s1) / (1/3) = -3.7258
-    result = sprt_wdl(SETTINGS, 2000, 2000, 2000)
-    assert result.llr == pytest.approx(-18000 * (S1 - 0.5) ** 2)
-    assert result.llr == pytest.approx(-3.7258, abs=1e-4)
-    assert result.decision is SprtDecision.ACCEPT_H0
-
-
-def test_sprt_accepts_h1_for_a_clearly_stronger_engine() -> None:
-    result = sprt_wdl(SETTINGS, 1200, 1800, 1000)
-    assert result.llr > SETTINGS.upper_bound
-    assert result.decision is SprtDecision.ACCEPT_H1
-
-
-def test_sprt_pentanomial_log_likelihood_ratio() -> None:
-    # 20 pairs, mean 0.525, variance 0.049375: LLR = 20 * 0.014387 * (1.05 - 1.014387) / 0.09875 = 0.10377
-    result = sprt_pentanomial(SETTINGS, PENTA)
-    assert result.llr == pytest.approx(20 * (S1 - 0.5) * (1.05 - 0.5 - S1) / (2 * 0.049375))
-    assert result.llr == pytest.approx(0.10377, abs=1e-5)
-    assert result.decision is SprtDecision.CONTINUE
-
-
-def test_sprt_with_no_games_continues() -> None:
-    result = sprt_wdl(SETTINGS, 0, 0, 0)
-    assert result.llr == 0.0
-    assert result.decision is SprtDecision.CONTINUE
-    assert sprt_pentanomial(SETTINGS, Pentanomial()).llr == 0.0
-
-
-def test_sprt_stays_finite_when_a_result_has_not_happened_yet() -> None:
-    # Only wins so far: the variance would be zero; zero counts stand in as 0.001.
-    result = sprt_wdl(SETTINGS, 30, 0, 0)
-    assert math.isfinite(result.llr)
-    assert result.decision is SprtDecision.ACCEPT_H1
-    assert math.isfinite(sprt_pentanomial(SETTINGS, Pentanomial(dd=40)).llr)
-
-
-@given(st.integers(0, 300), st.integers(0, 300), st.integers(0, 300))
-def test_sprt_mirrors_when_the_sides_swap(wins: int, draws: int, losses: int) -> None:
-    # Testing [0, 10] for one side is testing [-10, 0] for the other with the hypotheses swapped.
-    mine = sprt_wdl(SETTINGS, wins, draws, losses)
-    theirs = sprt_wdl(SprtSettings(elo0=-10.0, elo1=0.0), losses, draws, wins)
-    assert mine.llr == pytest.approx(-theirs.llr, rel=1e-9, abs=1e-9)
-
-
-@pytest.mark.parametrize(
-    ("settings", "message"),
-    [
-        ({"elo0": 5.0, "elo1": 0.0}, "elo0 must be below elo1"),
-        ({"elo0": 0.0, "elo1": 5.0, "alpha": 0.0}, "alpha must be between 0 and 1"),
-        ({"elo0": 0.0, "elo1": 5.0, "beta": 1.5}, "beta must be between 0 and 1"),
-        ({"elo0": 0.0, "elo1": 5.0, "alpha": 0.6, "beta": 0.5}, "alpha \\+ beta must be below 1"),
-    ],
-)
-def test_sprt_settings_are_checked(settings: dict[str, float], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        SprtSettings(**settings)

@@ -1,0 +1,209 @@
+"""cutechess-cli and fastchess spellings for `arbiter match`, translated before Typer reads them.
+
+Those tools take single-dash options whose values are `key=value` words (``-engine cmd=x name=y``,
+``-openings file=f format=pgn order=random``), which Typer cannot parse. ``translate`` turns such a
+command line into `arbiter match`'s own options, so a command from those tools works once its engines
+are changed. The README has the side-by-side table; ``SPELLINGS`` is its source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+# cutechess/fastchess option -> what `arbiter match` does with it.
+SPELLINGS: dict[str, str] = {
+    "-engine": "--engine 'key=value ...' (cmd= name= dir= proto= option.X= tc= arg= ...)",
+    "-each": "--each 'key=value ...': settings of every engine (tc= becomes --tc)",
+    "-rounds N": "--rounds N",
+    "-games N": "--games N",
+    "-repeat": "--repeat",
+    "-concurrency N": "--concurrency N",
+    "-openings": "--openings FILE --order O --plies N --opening-start N (file= format= order= plies= start=)",
+    "-pgnout FILE / -pdnout FILE": "--pdn-out FILE",
+    "-draw": "--adjudicate-draw (movenumber= movecount= score=, score in centi-men)",
+    "-resign": "--adjudicate-win (movecount= score=, score in centi-men)",
+    "-sprt": "--sprt 'elo0= elo1= alpha= beta='",
+    "-ratinginterval N": "--rating-interval N",
+    "-recover": "--recover (always the arbiter's way: a crashed engine is started afresh)",
+    "-variant V": "--variant V",
+    "-event NAME": "--name NAME",
+    "-srand N": "--seed N",
+    "-maxmoves N": "--max-plies 2N",
+    "-debug": "--debug",
+    "-log file= level=": "--debug (the log is written beside the database)",
+    "-tournament": "only gauntlet-less two-engine matches (the event's format is a match)",
+}
+
+# Options whose one following word is their value, and their arbiter spelling.
+_VALUED = {
+    "-rounds": "--rounds",
+    "-games": "--games",
+    "-concurrency": "--concurrency",
+    "-ratinginterval": "--rating-interval",
+    "-variant": "--variant",
+    "-event": "--name",
+    "-srand": "--seed",
+    "-pgnout": "--pdn-out",
+    "-pdnout": "--pdn-out",
+}
+_FLAGS = {"-recover": "--recover", "-debug": "--debug"}
+_OPENING_FORMATS = ("pgn", "pdn", "epd", "fen", "txt")
+
+
+class CutechessArgsError(ValueError):
+    """A cutechess-style option that cannot be translated; the message names it."""
+
+
+def translate(args: list[str]) -> list[str]:
+    """`arbiter match`'s arguments with every cutechess/fastchess spelling turned into its own."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg in _VALUED:
+            value, i = _value(args, i, arg)
+            out += [_VALUED[arg], value]
+            if arg in ("-pgnout", "-pdnout"):
+                i = _skip_words(args, i)  # cutechess's `min` / `fi` modifiers: every game is written
+        elif arg in _FLAGS:
+            out.append(_FLAGS[arg])
+        elif arg in ("-engine", "-each"):
+            words, i = _settings(args, i)
+            if not words:
+                raise CutechessArgsError(f"{arg} needs key=value settings, e.g. {arg} cmd=./engine name=E")
+            out += ["--engine" if arg == "-engine" else "--each", " ".join(_quoted(w) for w in words)]
+        elif arg == "-repeat":
+            if i < len(args) and args[i].isdigit():
+                if args[i] != "2":
+                    raise CutechessArgsError(f"-repeat {args[i]}: each opening is repeated twice (-repeat 2)")
+                i += 1
+            out.append("--repeat")
+        elif arg == "-log":
+            _, i = _settings(args, i)  # fastchess file= level=: the log is kept beside the database
+            out.append("--debug")
+        elif arg == "-maxmoves":
+            value, i = _value(args, i, arg)
+            out += ["--max-plies", str(2 * _number(arg, value))]
+        elif arg == "-tournament":
+            value, i = _value(args, i, arg)
+            if value not in ("round-robin", "match"):
+                raise CutechessArgsError(f"-tournament {value}: `arbiter match` plays two engines")
+        else:
+            handler = _KEYED.get(arg)
+            if handler is None:
+                out.append(arg)
+                continue
+            words, i = _settings(args, i)
+            out += handler(_pairs(arg, words))
+    return out
+
+
+def _value(args: list[str], i: int, option: str) -> tuple[str, int]:
+    if i >= len(args):
+        raise CutechessArgsError(f"{option} needs a value")
+    return args[i], i + 1
+
+
+def _settings(args: list[str], i: int) -> tuple[list[str], int]:
+    """The `key=value` words after an option, up to the next option."""
+    words = []
+    while i < len(args) and not args[i].startswith("-") and "=" in args[i]:
+        words.append(args[i])
+        i += 1
+    return words, i
+
+
+def _skip_words(args: list[str], i: int) -> int:
+    while i < len(args) and args[i] in ("min", "fi"):
+        i += 1
+    return i
+
+
+def _quoted(word: str) -> str:
+    key, _, value = word.partition("=")
+    return f"{key}={_shell_quote(value)}"
+
+
+def _shell_quote(value: str) -> str:
+    if value and all(c.isalnum() or c in "-_./:{},+@%" for c in value):
+        return value
+    return "'" + value.replace("'", "'\"'\"'") + "'"
+
+
+def _pairs(option: str, words: list[str]) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for word in words:
+        key, _, value = word.partition("=")
+        pairs[key] = value
+    return pairs
+
+
+def _number(option: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise CutechessArgsError(f"{option}: {text!r} is not a whole number") from None
+
+
+def _known(option: str, pairs: dict[str, str], keys: tuple[str, ...]) -> None:
+    for key in pairs:
+        if key not in keys:
+            raise CutechessArgsError(f"{option}: unknown setting {key}=; settings: {'= '.join(keys)}=")
+
+
+def _openings(pairs: dict[str, str]) -> list[str]:
+    _known("-openings", pairs, ("file", "format", "order", "plies", "start", "policy"))
+    if "file" not in pairs:
+        raise CutechessArgsError("-openings needs file=")
+    out = ["--openings", pairs["file"]]
+    fmt = pairs.get("format")
+    if fmt is not None and fmt not in _OPENING_FORMATS:
+        raise CutechessArgsError(f"-openings format={fmt}: formats: {', '.join(_OPENING_FORMATS)}")
+    is_games = fmt in ("pgn", "pdn") or pairs["file"].lower().endswith((".pdn", ".pgn"))
+    if "order" in pairs:
+        out += ["--order", pairs["order"]]
+    if "plies" in pairs:
+        out += ["--plies", pairs["plies"]]
+    elif is_games:
+        out += ["--plies", "1000"]  # cutechess plays a PGN opening to its end unless plies= cuts it
+    if "start" in pairs:
+        out += ["--opening-start", pairs["start"]]
+    return out
+
+
+def _draw(pairs: dict[str, str]) -> list[str]:
+    _known("-draw", pairs, ("movenumber", "movecount", "score"))
+    if "movecount" not in pairs or "score" not in pairs:
+        raise CutechessArgsError("-draw needs movecount= and score=")
+    out = ["--adjudicate-draw", f"{pairs['score']}:{pairs['movecount']}"]
+    if "movenumber" in pairs:
+        out += ["--adjudicate-draw-from", pairs["movenumber"]]
+    return out
+
+
+def _resign(pairs: dict[str, str]) -> list[str]:
+    _known("-resign", pairs, ("movecount", "score", "twosided"))
+    if "movecount" not in pairs or "score" not in pairs:
+        raise CutechessArgsError("-resign needs movecount= and score=")
+    return ["--adjudicate-win", f"{pairs['score']}:{pairs['movecount']}"]
+
+
+def _sprt(pairs: dict[str, str]) -> list[str]:
+    _known("-sprt", pairs, ("elo0", "elo1", "alpha", "beta", "model"))
+    return ["--sprt", " ".join(f"{key}={value}" for key, value in pairs.items())]
+
+
+_KEYED: dict[str, Callable[[dict[str, str]], list[str]]] = {
+    "-openings": _openings,
+    "-draw": _draw,
+    "-resign": _resign,
+    "-sprt": _sprt,
+}
+
+
+def translate_command_line(argv: list[str]) -> list[str]:
+    """The whole `arbiter ...` argument list, with `match`'s cutechess spellings translated."""
+    if not argv or argv[0] != "match":
+        return argv
+    return argv[:1] + translate(argv[1:])

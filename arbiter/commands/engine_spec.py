@@ -1,0 +1,260 @@
+"""Engines on the command line: one function reads every way `play`, `match` and the cutechess-style
+`-engine` flag name an engine, so a new kind of engine is added in one place.
+
+An engine is written as one of:
+
+- a bundled engine's name: ``alphabeta``;
+- a CheckerBoard engine library: ``cb:/path/engine.so`` (``cmd=cb:/path/engine.so`` among settings);
+- a command line (split as a shell would, never run through one): ``"./scan hub"``;
+- ``key=value`` words, as cutechess-cli's ``-engine`` takes them::
+
+      "cmd=./scan arg=hub dir=/opt/scan name=Scan option.threads=2 variant.international=normal"
+      "cmd='./moby -p {port}' proto=dxp listen=engine name=Moby"
+
+The keys are listed in ``SPEC_KEYS``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from arbiter.engines import EngineConfig
+from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
+from arbiter.players import PLAYER_MODULES
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT
+
+SPEC_KEYS: dict[str, str] = {
+    "cmd": "the program (or a bundled engine's name); a quoted value may hold its arguments too",
+    "arg": "one more argument (repeat the key for more)",
+    "name": "the engine's name in the event (default: the program's)",
+    "dir": "the working directory the engine is started in",
+    "proto": "hub (the default) or dxp",
+    "port": "DXP: the port (0 or absent: the arbiter picks one and passes it through {port})",
+    "listen": "DXP: who listens, engine (the default) or arbiter",
+    "option.NAME": "a Hub parameter (set-param) of the engine",
+    "variant.ID": "the engine's own name for the arbiter's variant ID (variant.international=normal)",
+    "score": "the unit of the engine's scores: men, centi-men or milli-men",
+    "debug": "true: log every line sent to and read from this engine",
+    "tc": "the engine's own time control (-each tc= gives one to all)",
+    "st": "seconds per move: the time control st=N",
+    "depth": "a fixed depth: the time control depth=N",
+    "nodes": "a fixed node count: the time control nodes=N",
+    "timemargin": "milliseconds a move may be late: the time control's margin",
+}
+_LISTEN = {"engine": "engine_listens", "arbiter": "engine_connects"}
+
+
+class EngineSpecError(ValueError):
+    """An engine that cannot be read from the command line; the message says which word and why."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine read from the command line: its configuration, and the bundled name or time control
+    that the caller handles."""
+
+    config: EngineConfig
+    bundled: str | None = None
+    time_control: str | None = None
+
+    def entry(self) -> dict[str, Any]:
+        """The engine as a tournament file's `[[engines]]` entry (the stored configuration)."""
+        data = self.config.model_dump(mode="json", exclude_defaults=True)
+        data["name"] = self.config.name
+        if self.bundled is not None:
+            data["bundled"] = self.bundled
+        return data
+
+
+def is_spec_word(word: str) -> bool:
+    """Whether a word is a `key=value` setting of an engine, rather than a program or an argument."""
+    key, equals, _ = word.partition("=")
+    return bool(equals) and (key in SPEC_KEYS or key.startswith(("option.", "variant.")))
+
+
+def parse_engine_spec(
+    text: str | list[str],
+    *,
+    taken: set[str] | None = None,
+    variant_names: dict[str, str] | None = None,
+    debug: bool = False,
+) -> EngineSpec:
+    """The engine ``text`` names (see the module's documentation).
+
+    ``taken`` holds the names given so far: a second engine of the same name gets ``-2``.
+    ``variant_names`` and ``debug`` apply to every engine of the command (its own settings come first).
+    """
+    words = _words(text)
+    if not words:
+        raise EngineSpecError("an engine is empty")
+    if all(is_spec_word(word) for word in words):
+        fields = _fields(words)
+    elif is_spec_word(words[0]):
+        odd = next(word for word in words if not is_spec_word(word))
+        raise EngineSpecError(
+            f"engine {' '.join(words)!r}: {odd!r} is not a key=value setting; keys: {', '.join(SPEC_KEYS)}"
+        )
+    else:
+        fields = {"cmd": [shlex.join(words)]}
+    return _build(fields, taken, variant_names or {}, debug)
+
+
+def _words(text: str | list[str]) -> list[str]:
+    if isinstance(text, list):
+        return text
+    try:
+        return shlex.split(text)
+    except ValueError as error:
+        raise EngineSpecError(f"engine {text!r}: {error}") from None
+
+
+def _fields(words: list[str]) -> dict[str, list[str]]:
+    fields: dict[str, list[str]] = {}
+    for word in words:
+        key, _, value = word.partition("=")
+        fields.setdefault(key, []).append(value)
+    for key, values in fields.items():
+        if len(values) > 1 and key != "arg":
+            raise EngineSpecError(f"engine setting {key}= is given {len(values)} times")
+    if "cmd" not in fields:
+        raise EngineSpecError(f"engine {' '.join(words)!r} has no cmd=")
+    return fields
+
+
+def _one(fields: dict[str, list[str]], key: str) -> str | None:
+    values = fields.get(key)
+    return values[0] if values else None
+
+
+def _build(
+    fields: dict[str, list[str]], taken: set[str] | None, variant_names: dict[str, str], debug: bool
+) -> EngineSpec:
+    cmd = _one(fields, "cmd") or ""
+    bundled = cmd if cmd in PLAYER_MODULES else None
+    library: dict[str, object] = {}
+    if is_checkerboard_name(cmd):
+        library = checkerboard_entry(cmd)
+        command = [str(library.pop("name"))]  # only names the engine: the library is the program
+    elif bundled is not None:
+        command = [sys.executable, "-m", PLAYER_MODULES[bundled]]
+    else:
+        try:
+            command = shlex.split(cmd)
+        except ValueError as error:
+            raise EngineSpecError(f"engine cmd={cmd!r}: {error}") from None
+        if not command:
+            raise EngineSpecError("an engine's cmd= is empty")
+    command += fields.get("arg", [])
+    name = _one(fields, "name") or bundled or default_engine_name(command)
+    if taken is not None:
+        base, number = name, 2
+        while name in taken:
+            name, number = f"{base}-{number}", number + 1
+        taken.add(name)
+    data: dict[str, Any] = {"name": name, **library} if library else {"name": name, "command": command}
+    proto = _one(fields, "proto")
+    if proto is not None:
+        if proto not in ("hub", "dxp", "checkerboard"):
+            raise EngineSpecError(f"engine {name!r}: proto={proto!r}: the arbiter speaks hub and dxp")
+        data["protocol"] = proto
+    if (directory := _one(fields, "dir")) is not None:
+        data["working_dir"] = Path(directory).expanduser()
+    dxp: dict[str, Any] = {}
+    if (port := _one(fields, "port")) is not None:
+        if not port.isdigit():
+            raise EngineSpecError(f"engine {name!r}: port={port!r} is not a port number")
+        dxp["port"] = int(port)
+    if (listen := _one(fields, "listen")) is not None:
+        if listen not in _LISTEN:
+            raise EngineSpecError(f"engine {name!r}: listen={listen!r}: say engine or arbiter")
+        dxp["mode"] = _LISTEN[listen]
+    if dxp:
+        data["dxp"] = dxp
+    params = {
+        key.removeprefix("option."): values[0] for key, values in fields.items() if key.startswith("option.")
+    }
+    if params:
+        data["params"] = params
+    own_names = {
+        key.removeprefix("variant."): v[0] for key, v in fields.items() if key.startswith("variant.")
+    }
+    names = {**variant_names, **own_names}
+    if names:
+        data["variant_names"] = names
+    score = _one(fields, "score") or (BUNDLED_SCORE_UNIT if bundled is not None else None)
+    if score is not None:
+        data["score_unit"] = score
+    engine_debug = _one(fields, "debug")
+    if engine_debug is not None and engine_debug not in ("true", "false"):
+        raise EngineSpecError(f"engine {name!r}: debug={engine_debug!r}: say true or false")
+    if debug or engine_debug == "true":
+        data["debug"] = True
+    try:
+        config = EngineConfig.model_validate(data)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in item['loc']) or 'engine'}: {item['msg']}"
+            for item in error.errors()
+        )
+        raise EngineSpecError(f"engine {name!r}: {problems}") from None
+    return EngineSpec(config, bundled, _time_control(fields))
+
+
+_INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
+
+
+def default_engine_name(command: list[str]) -> str:
+    """An engine's name when none is given: its program's, or its script's when the program is an
+    interpreter (``python3 engines/mine.py`` is ``mine``, not ``python3``)."""
+    program = Path(command[0]).name
+    if _INTERPRETER.match(program):
+        script = next((arg for arg in command[1:] if not arg.startswith("-")), None)
+        if script is not None:
+            return Path(script).stem or program
+    return program or "engine"
+
+
+def _time_control(fields: dict[str, list[str]]) -> str | None:
+    """The time control the tc=, st=, depth=, nodes= and timemargin= settings give, if any."""
+    text = _one(fields, "tc")
+    for key in ("st", "depth", "nodes"):
+        if (value := _one(fields, key)) is not None:
+            text = f"{key}={value}"
+    margin = _one(fields, "timemargin")
+    if margin is not None and text is not None:
+        try:
+            text += f" margin={float(margin) / 1000:g}"
+        except ValueError:
+            raise EngineSpecError(f"timemargin={margin!r} is not a number of milliseconds") from None
+    return text
+
+
+def parse_variant_names(pairs: list[str]) -> dict[str, str]:
+    """`--variant-name ID=NAME` options as a mapping (international=normal: the engine says normal)."""
+    names: dict[str, str] = {}
+    for pair in pairs:
+        variant, equals, name = pair.partition("=")
+        if not equals or not variant or not name:
+            raise EngineSpecError(f"--variant-name expects ID=NAME (international=normal), not {pair!r}")
+        names[variant] = name
+    return names
+
+
+def command_line_engines(
+    texts: list[str | list[str]],
+    *,
+    variant_names: list[str] | None = None,
+    debug: bool = False,
+) -> list[EngineSpec]:
+    """The engines of one command, named apart, each with the command's variant names and debug flag
+    (an engine's own ``tc=`` is kept in its spec: the caller gives it that clock)."""
+    names = parse_variant_names(variant_names or [])
+    taken: set[str] = set()
+    return [parse_engine_spec(text, taken=taken, variant_names=names, debug=debug) for text in texts]

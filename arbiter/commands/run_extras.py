@@ -1,0 +1,170 @@
+"""What `arbiter run` and `arbiter match` add around the runner for people who test engines: where the
+engines' logs go, a finished event recognised, progress (running score, Elo, time left), a JSON line per
+game for scripts, and the games written as PDN at the end."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from arbiter.referee.record import GameRecord, Winner
+from arbiter.store import Event, TournamentStore
+from arbiter.tournament.runner import RunObserver
+from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.sprt_status import SprtStatus
+from arbiter.tournament.stats import elo_from_wdl
+
+
+@dataclass(frozen=True)
+class RunExtras:
+    pdn_out: Path | None = None
+    json_out: Path | None = None
+    rating_interval: int | None = None
+    debug: bool = False
+
+
+def logs_dir(database: Path) -> Path:
+    """Where an event's engine logs live: beside its database (``match.sqlite`` -> ``match-logs/``)."""
+    return database.parent / f"{database.stem}-logs"
+
+
+class MatchProgress:
+    """The running score of a match's first engine, its Elo and the time left, from the games so far."""
+
+    def __init__(self, first: str, total: int, done: int, concurrency: int) -> None:
+        self.first = first
+        self.total = total
+        self.done = done
+        self.concurrency = max(1, concurrency)
+        self.wins = self.draws = self.losses = 0
+        self.played_now = 0
+        self.started = time.monotonic()
+
+    def add(self, game: PlannedGame, record: GameRecord) -> None:
+        winner = record.winner
+        if winner is Winner.UNFINISHED:
+            return
+        self.done += 1
+        self.played_now += 1
+        if winner is Winner.DRAW:
+            self.draws += 1
+        elif (winner is Winner.WHITE) == (game.white == self.first):
+            self.wins += 1
+        else:
+            self.losses += 1
+
+    def text(self) -> str:
+        left = self.total - self.done
+        games = self.wins + self.draws + self.losses
+        parts = [f"done {self.done}/{self.total}, left {left}"]
+        if games:
+            points = self.wins + self.draws / 2
+            parts.append(
+                f"{self.first} +{self.wins} ={self.draws} -{self.losses} ({points:g}/{games}, "
+                f"{100 * points / games:.1f}%)"
+            )
+            estimate = elo_from_wdl(self.wins, self.draws, self.losses)
+            elo = f"{round(estimate.elo) or 0:+d}" if math.isfinite(estimate.elo) else f"{estimate.elo:+}"
+            margin = f" ±{estimate.margin:.0f}" if math.isfinite(estimate.margin) else ""
+            parts.append(f"Elo {elo}{margin}")
+        if self.played_now and left:
+            per_game = (time.monotonic() - self.started) / self.played_now
+            parts.append(f"ETA {_duration(per_game * left)}")
+        return ", ".join(parts)
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m{secs:02d}s" if hours else f"{minutes}m{secs:02d}s"
+
+
+class ExtrasObserver:
+    """Passes everything on to the live view, and adds progress, rating lines and JSON lines."""
+
+    def __init__(self, inner: RunObserver, extras: RunExtras, first: str | None, concurrency: int) -> None:
+        self.inner = inner
+        self.extras = extras
+        self.first = first
+        self.concurrency = concurrency
+        self.progress: MatchProgress | None = None
+        self._json: TextIO | None = None
+        if extras.json_out is not None:
+            if str(extras.json_out) == "-":
+                self._json = sys.stdout
+            else:
+                extras.json_out.parent.mkdir(parents=True, exist_ok=True)
+                self._json = extras.json_out.open("a", encoding="utf-8", buffering=1)
+
+    def close(self) -> None:
+        if self._json is not None and self._json is not sys.stdout:
+            self._json.close()
+        self._json = None
+
+    def run_started(self, total: int, done: int, pending: int) -> None:
+        if self.first is not None:
+            self.progress = MatchProgress(self.first, total, done, self.concurrency)
+        self.inner.run_started(total, done, pending)
+
+    def game_started(self, game: PlannedGame) -> None:
+        self.inner.game_started(game)
+
+    def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
+        self.inner.game_finished(game, record)
+        if self.progress is not None:
+            self.progress.add(game, record)
+            interval = self.extras.rating_interval
+            if record.winner is not Winner.UNFINISHED and (
+                interval is None or self.progress.played_now % interval == 0
+            ):
+                show = getattr(self.inner, "show_progress", self.inner.message)
+                show(self.progress.text())
+        if self._json is not None:
+            self._json.write(json.dumps(game_json(game, record)) + "\n")
+            self._json.flush()
+
+    def events_recorded(self, events: Sequence[Event]) -> None:
+        self.inner.events_recorded(events)
+
+    def message(self, text: str) -> None:
+        self.inner.message(text)
+
+    def sprt_updated(self, status: SprtStatus) -> None:
+        self.inner.sprt_updated(status)
+
+
+def game_json(game: PlannedGame, record: GameRecord) -> dict[str, object]:
+    """One finished game for scripts: who played, the result and why."""
+    outcome = record.outcome
+    return {
+        "game": str(game.key),
+        "white": game.white,
+        "black": game.black,
+        "winner": record.winner.value,
+        "termination": outcome.termination.value if outcome is not None else None,
+        "reason": outcome.reason if outcome is not None else None,
+        "plies": record.plies,
+        "opening": record.opening.name if record.opening is not None else None,
+        "start_fen": record.start_fen,
+    }
+
+
+def finished_event(database: Path, name: str) -> tuple[TournamentStore, int] | None:
+    """The open store and id of a finished event of this name in ``database``, if there is one."""
+    if not database.exists():
+        return None
+    store = TournamentStore.open(database, create=False)
+    for info in reversed(store.tournaments()):
+        if info.name == name:
+            if info.status.value == "finished":
+                return store, info.id
+            break
+    store.close()
+    return None

@@ -1,0 +1,71 @@
+"""The SPRT's state in one line, as the live view, the final summary and `arbiter standings` print it."""
+
+from __future__ import annotations
+
+import math
+
+from arbiter.store import TournamentStore
+from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.sprt_status import SprtStatus, sprt_status
+from arbiter.tournament.stats import EloEstimate, SprtDecision
+
+_DECISIONS = {
+    SprtDecision.ACCEPT_H0: "H0 accepted",
+    SprtDecision.ACCEPT_H1: "H1 accepted",
+    SprtDecision.CONTINUE: "continue",
+}
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """An Elo figure with its sign; an infinite one (every game won or lost) as such."""
+    if math.isfinite(value):
+        text = f"{value:+.{digits}f}"
+        return "+" + text[1:] if float(text) == 0 else text  # no "-0.0" for an even score
+    return "+∞" if value > 0 else "-∞"
+
+
+def estimate_text(estimate: EloEstimate) -> str:
+    """``Elo +12.3 ± 8.1`` (or ``nElo``), the interval's half width where it is finite."""
+    margin = f" ± {estimate.margin:.1f}" if math.isfinite(estimate.margin) else ""
+    return f"{estimate.model.unit} {signed(estimate.elo)}{margin}"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def sprt_line(status: SprtStatus) -> str:
+    """``SPRT: continue · LLR -0.29 (bounds -2.94, 2.94) · 10 games · Elo +0.0 ± 0.0 (a against b) ·
+    elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
+    result = status.result
+    counted = _count(status.games, "game") + (
+        "" if status.pairs is None else f", {_count(status.pairs, 'pair')}"
+    )
+    parts = [
+        f"SPRT: {_DECISIONS[result.decision]}",
+        f"LLR {result.llr:.2f} (bounds {result.lower_bound:.2f}, {result.upper_bound:.2f})",
+        counted,
+    ]
+    if status.estimate is not None:
+        parts.append(f"{estimate_text(status.estimate)} ({status.player} against {status.opponent})")
+    parts.append(str(status.settings))
+    return " · ".join(parts)
+
+
+def stored_sprt_status(store: TournamentStore, tournament_id: int) -> SprtStatus | None:
+    """The SPRT of a stored match, from its configuration and finished games; None when it has none
+    (or its configuration cannot be read any more)."""
+    info = store.tournament(tournament_id)
+    try:
+        config = TournamentConfig.model_validate(info.config())
+    except ValueError:  # a pydantic ValidationError is one
+        return None
+    if config.sprt is None or config.format != "match":
+        return None
+    first, second = (engine.name for engine in config.engines)
+    try:
+        return sprt_status(
+            config.sprt, store.finished_results(tournament_id), first, second, paired=config.repeat
+        )
+    except ValueError:  # stored pairs that do not fit together: nothing sound to show
+        return None

@@ -1,0 +1,48 @@
+"""The arbiter's side of a CheckerBoard engine: a Hub client whose process is the adapter program.
+
+The adapter (``adapter.py``) loads the library in its own process and speaks Hub, so everything the
+Hub client does (handshake, `ping`, `stop`, faults, logs, leaving no process behind) holds unchanged.
+This module knows no draughts rules; it only builds the adapter's command line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from arbiter.engines.config import EngineConfig
+from arbiter.engines.faults import StartFailed
+from arbiter.engines.hub import HubEngine
+
+ADAPTER_MODULE = "arbiter.engines.checkerboard.adapter"
+
+
+def library_path(config: EngineConfig) -> Path:
+    """The library as the adapter will load it: a relative path is taken from the working directory."""
+    assert config.library is not None
+    path = config.library.expanduser()
+    if not path.is_absolute():
+        path = (config.working_dir or Path.cwd()) / path
+    return path.absolute()
+
+
+def adapter_command(config: EngineConfig) -> list[str]:
+    """The adapter's command line for ``config`` (this Python; ``-P`` so that the engine's working
+    directory can never shadow a module)."""
+    command = [sys.executable, "-P", "-m", ADAPTER_MODULE, "--library", str(library_path(config))]
+    for name in config.params:
+        command += ["--param", name]
+    return command
+
+
+class CheckerBoardEngine(HubEngine):
+    """A CheckerBoard engine library, run by the adapter in a child process of its own."""
+
+    protocol = "checkerboard"
+
+    async def start(self) -> None:
+        path = library_path(self.config)
+        if not path.is_file():
+            where = "" if path.parent.is_dir() else f" (no directory {path.parent})"
+            raise self._record(StartFailed(self.name, f"cannot load the library {path}: no such file{where}"))
+        await self._spawn(argv=adapter_command(self.config))

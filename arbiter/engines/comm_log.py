@@ -1,0 +1,61 @@
+"""The engine communication log: every line the arbiter sends an engine and every line it reads back,
+with the time and the game, as `arbiter --debug` (cutechess-cli's `-debug`, fastchess's `-log`) keeps it.
+
+One line per message::
+
+    2026-11-24T11:20:00.123456+00:00 game 3 scan > go think
+    2026-11-24T11:20:00.125000+00:00 game 3 scan < info depth=1 score=0.02
+
+``>`` is sent to the engine, ``<`` read from it. The last lines are also kept in memory, so that
+`arbiter engine check` can print them when the engine fails.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+KEPT_LINES = 200
+
+
+class CommLog:
+    """What was said to one engine and what it answered; written to ``path`` when one is given."""
+
+    def __init__(
+        self, engine: str, path: Path | None = None, *, echo: Callable[[str], None] | None = None
+    ) -> None:
+        self.engine = engine
+        self.path = path
+        self.echo = echo  # also shown as it happens (`arbiter play --debug`)
+        self.context = ""  # the game being played, as the runner names it ("game 3")
+        self.recent: deque[str] = deque(maxlen=KEPT_LINES)
+        self._file: TextIO | None = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Line-buffered append: several engines of one event may share the file, each line whole.
+            self._file = path.open("a", encoding="utf-8", buffering=1)
+
+    def sent(self, text: str) -> None:
+        for line in text.split("\n"):
+            self._add(">", line)
+
+    def received(self, text: str) -> None:
+        self._add("<", text)
+
+    def _add(self, direction: str, text: str) -> None:
+        stamp = datetime.now(UTC).isoformat(timespec="microseconds")
+        where = f" {self.context}" if self.context else ""
+        line = f"{stamp}{where} {self.engine} {direction} {text}"
+        self.recent.append(line)
+        if self.echo is not None:
+            self.echo(line)
+        if self._file is not None:
+            self._file.write(line + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,59 @@
+"""Playing a time control with a DXP engine: what its game request cannot announce (refused or warned
+about before the game) and the time margin that covers its whole-second clock (see
+``arbiter.engines.dxp_clock``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from arbiter.engines.config import EngineConfig
+from arbiter.engines.dxp_clock import announced_minutes
+from arbiter.referee.setup import GameSetup
+from arbiter.referee.timecontrol import ClockStages, FixedMoveTime, TimeControl
+
+
+def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
+    """(a problem that refuses the game, a warning) for playing ``control`` with a DXP engine."""
+    base = control.base
+    if isinstance(base, ClockStages):
+        first = base.stages[0]
+        seconds = control.scaled(first.seconds)
+        if seconds < 60:
+            return (
+                f"DXP announces whole minutes: a clock of {seconds:g} s cannot be announced; "
+                "give a DXP engine at least one minute",
+                None,
+            )
+        notes = []
+        minutes = announced_minutes(seconds)
+        if abs(minutes * 60 - seconds) > 1e-6:
+            notes.append(f"{seconds:g} s is announced as {minutes} minute(s), rounded down")
+        if first.increment:
+            notes.append("DXP cannot announce the increment: the engine is not told of it")
+        if len(base.stages) > 1:
+            notes.append("DXP announces only the first period of the clock")
+        return None, "; ".join(notes) or None
+    if isinstance(base, FixedMoveTime):
+        return None, "DXP cannot announce a time per move: the engine is told its configured dxp minutes"
+    return None, "DXP cannot announce a depth or node limit: the engine is told its configured dxp minutes"
+
+
+def dxp_margin(config: EngineConfig, control: TimeControl) -> float | None:
+    """The time margin of a DXP engine (None: the control's, for other engines)."""
+    if config.protocol != "dxp":
+        return None
+    return max(control.margin, config.dxp.margin)
+
+
+def with_dxp_margins(setup: GameSetup, white: EngineConfig, black: EngineConfig) -> GameSetup:
+    """The setup with the DXP margin of each side played by a DXP engine (others keep the control's)."""
+    white_margin = dxp_margin(white, setup.time_control)
+    black_margin = dxp_margin(black, setup.time_control)
+    if white_margin is None and black_margin is None:
+        return setup
+    return replace(
+        setup,
+        white_margin=setup.white_margin if white_margin is None else white_margin,
+        black_margin=setup.black_margin if black_margin is None else black_margin,
+    )

@@ -1,0 +1,116 @@
+"""Before the first game of a command: every engine started and handshaken once, and the settings that
+no game could play (a fixed DXP port shared by concurrent games, a clock DXP cannot announce) refused.
+
+A command that fails here stops with the engine's error before anything is stored, so it can be run
+again, corrected, on the same database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+from arbiter.engines import (
+    CommLog,
+    DxpEngine,
+    EngineConfig,
+    EngineConfigError,
+    EngineFault,
+    EngineIdentity,
+    create_engine,
+)
+from arbiter.engines.params import resolve_settings
+from arbiter.referee.dxp_terms import dxp_time_problem
+from arbiter.referee.timecontrol import parse_time_control
+from arbiter.rules import Position, get_variant
+from arbiter.tournament.config import TournamentConfig
+
+# Lines of what was said to a failing engine shown with its error.
+SHOWN_LINES = 12
+
+
+class PreflightError(Exception):
+    """An engine or a setting that stops the command before any game; the message says which and why."""
+
+
+def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]) -> list[str]:
+    """Problems with DXP engines no game could get past, and warnings, before the event.
+
+    Returns the warnings; raises PreflightError for the problems.
+    """
+    problems: list[str] = []
+    warnings: list[str] = []
+    for engine in engines:
+        if engine.protocol != "dxp":
+            continue
+        control = parse_time_control(config.time_controls.get(engine.name, config.time_control))
+        if engine.dxp.port != 0 and config.concurrency > 1:
+            problems.append(
+                f"engine {engine.name!r} listens on the fixed DXP port {engine.dxp.port}, but "
+                f"{config.concurrency} games are played at a time and each needs its own engine: use "
+                "concurrency 1, or port 0 with {port} in the engine's command"
+            )
+        problem, warning = dxp_time_problem(control)
+        if problem:
+            problems.append(f"engine {engine.name!r}: {problem}")
+        if warning:
+            warnings.append(f"engine {engine.name!r}: {warning}")
+    if problems:
+        raise PreflightError("\n".join(problems))
+    return warnings
+
+
+async def preflight_engines(
+    engines: Sequence[EngineConfig], variant: str, log_dir: Path | None = None
+) -> dict[str, EngineIdentity]:
+    """Start each engine once, run its handshake and check its settings against ``variant``.
+
+    Returns each engine's identity; raises PreflightError naming every engine that failed, with its
+    error and the last lines said to and by it.
+    """
+    results = await asyncio.gather(*(_probe(engine, variant, log_dir) for engine in engines))
+    problems = [problem for problem in results if isinstance(problem, str)]
+    if problems:
+        raise PreflightError("\n".join(problems))
+    return {
+        engine.name: identity
+        for engine, identity in zip(engines, results, strict=True)
+        if isinstance(identity, EngineIdentity)
+    }
+
+
+async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> EngineIdentity | str:
+    """The engine's identity, or what went wrong, in words."""
+    stderr_log = comm = None
+    if log_dir is not None:
+        stderr_log = log_dir / f"{_file_safe(engine.name)}-preflight.stderr.log"
+        if engine.debug:
+            comm = CommLog(engine.name, log_dir / f"{_file_safe(engine.name)}.debug.log")
+    client = create_engine(engine, stderr_log=stderr_log, comm_log=comm)
+    client.comm_log.context = "preflight"
+    try:
+        await client.start()
+        identity = await client.handshake()
+        if engine.protocol == "hub":
+            resolve_settings(engine.name, identity.params, engine.params, variant, engine.variant_names)
+        await client.configure(variant)
+        if isinstance(client, DxpEngine):
+            # A DXP engine says its name only when it accepts a game: one is proposed and ended at once.
+            return await client.introduce(Position.start(get_variant(variant)).hub())
+        return client.identity or identity
+    except EngineConfigError as error:
+        return str(error)
+    except EngineFault as fault:
+        said = "\n".join(f"    {line}" for line in list(client.comm_log.recent)[-SHOWN_LINES:])
+        where = f" (working directory {engine.working_dir})" if engine.working_dir else ""
+        text = f"{fault}\n  command: {' '.join(engine.command)}{where}"
+        if said:
+            text += f"\n  last lines exchanged:\n{said}"
+        return text
+    finally:
+        await client.quit()
+
+
+def _file_safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "engine"

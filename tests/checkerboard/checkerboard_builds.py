@@ -1,0 +1,83 @@
+"""The C test engine (tests/engines/cb_engine.c) built as shared libraries with the system compiler,
+once per test session, and engine configurations for them."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arbiter.engines import EngineConfig, Timeouts
+
+SOURCE = Path(__file__).resolve().parents[1] / "engines" / "cb_engine.c"
+
+# build name -> the -D macros it is compiled with (see the top of cb_engine.c)
+BUILDS = {
+    "english": [],
+    "russian": ["-DRUSSIAN"],
+    "crash": ["-DCB_CRASH"],
+    "hang": ["-DCB_HANG"],
+    "illegal": ["-DCB_ILLEGAL"],
+    "printf": ["-DCB_PRINTF"],
+    "ignore_playnow": ["-DCB_IGNORE_PLAYNOW"],
+    "no_gamehist": ["-DCB_NO_GAMEHIST"],
+}
+
+RELAXED = {
+    "handshake": 20.0,
+    "ready": 10.0,
+    "search": 10.0,
+    "stop": 3.0,
+    "ping": 3.0,
+    "quit": 3.0,
+    "kill": 2.0,
+}
+
+
+def compiler() -> str | None:
+    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+
+def build(directory: Path, name: str) -> Path:
+    """The library of one build, compiled into ``directory`` unless it is there already."""
+    target = directory / f"cb_{name}.so"
+    if target.exists():
+        return target
+    program = compiler()
+    if program is None:
+        pytest.skip(
+            "no C compiler (cc, gcc or clang) on this machine: the CheckerBoard engine tests need one"
+        )
+    command = [program, "-shared", "-fPIC", "-O1", "-o", str(target), str(SOURCE), *BUILDS[name]]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, f"{' '.join(command)} failed:\n{done.stderr}"
+    return target
+
+
+def cb_config(library: Path, timeouts: dict[str, float] | None = None, **fields: Any) -> EngineConfig:
+    return EngineConfig.model_validate(
+        {
+            "name": fields.pop("name", library.stem),
+            "protocol": "checkerboard",
+            "library": library,
+            "timeouts": Timeouts(**{**RELAXED, **(timeouts or {})}),
+            **fields,
+        }
+    )
+
+
+def left_behind(pgid: int) -> list[str]:
+    """Every process (zombies too) still in the process group ``pgid``, read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2 :].split()
+        if int(fields[2]) == pgid:
+            found.append(text[: text.rfind(")") + 1])
+    return found

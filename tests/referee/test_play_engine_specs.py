@@ -1,0 +1,97 @@
+"""`arbiter play` with engines named the way engine testers name them: settings (cmd= dir= name=
+option.X=), Scan's variant names, the working directory Scan needs, and `--debug`."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from referee_games import ENGINES
+from typer.testing import CliRunner
+
+from arbiter.cli import app
+
+runner = CliRunner()
+SCAN_LIKE = ENGINES / "scan_like_hub.py"
+
+
+def scan_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "scan"
+    folder.mkdir()
+    (folder / "scan.ini").write_text("")
+    return folder
+
+
+def spec(*words: str) -> str:
+    return shlex.join([f"cmd={sys.executable}", f"arg={SCAN_LIKE}", *words])
+
+
+def test_an_engine_started_in_its_working_directory_plays_under_its_given_name(tmp_path: Path) -> None:
+    folder = scan_folder(tmp_path)
+    args = ["play", "-q", "-v", "international", "--tc", "depth=1", "--max-plies", "1"]
+    result = runner.invoke(app, [*args, spec(f"dir={folder}", "name=Scan", "option.threads=2"), "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert result.stdout.startswith("Result: ")
+
+
+def test_without_its_working_directory_the_engine_cannot_start_and_the_command_says_so(
+    tmp_path: Path,
+) -> None:
+    args = ["play", "-q", "-v", "international", "--tc", "depth=1", "--max-plies", "1"]
+    result = runner.invoke(app, [*args, "random", spec("name=Scan")])
+    assert result.exit_code == 1
+    assert "Black's engine failed to start" in result.stdout and "cannot open scan.ini" in result.stdout
+
+
+def test_debug_shows_every_line_with_the_variant_named_as_the_engine_names_it(tmp_path: Path) -> None:
+    folder = scan_folder(tmp_path)
+    args = ["play", "-q", "-v", "antidraughts", "--tc", "depth=1", "--max-plies", "1", "--debug"]
+    result = runner.invoke(app, [*args, spec(f"dir={folder}", "name=Scan"), "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "Scan > set-param name=variant value=losing" in result.stderr
+    assert "Scan > go think" in result.stderr and "Scan < done move=" in result.stderr
+
+
+def test_a_variant_name_on_the_command_line_reaches_the_engine(tmp_path: Path) -> None:
+    folder = scan_folder(tmp_path)
+    args = ["play", "-q", "-v", "international", "--tc", "depth=1", "--max-plies", "1", "--debug"]
+    result = runner.invoke(
+        app, [*args, "--variant-name", "international=bt", spec(f"dir={folder}", "name=Scan"), "random"]
+    )
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "Scan > set-param name=variant value=bt" in result.stderr
+
+
+def test_an_engine_setting_that_is_not_known_is_refused_with_the_keys(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["play", "cmd=random hash=16", "random"])
+    assert result.exit_code == 2
+    assert "'hash=16' is not a key=value setting; keys: cmd, arg, name, dir" in result.stderr
+
+
+def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_the_command() -> None:
+    follower = shlex.join(
+        [
+            f"cmd={sys.executable}",
+            f"arg={ENGINES / 'dxp_follower.py'}",
+            "arg=--listen",
+            "arg={port}",
+            "arg=--moves",
+            "arg=32-28",
+            "proto=dxp",
+            "listen=engine",
+            "name=D",
+        ]
+    )
+    args = ["play", "--no-board", "-v", "international", "--tc", "120", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, follower, "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "1. white 32-28" in result.stdout
+    assert "Result: 1-1  Draw: the game reached the limit of 2 plies  (2 plies)" in result.stdout
+
+
+def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -> None:
+    args = ["play", "--no-board", "--tc", "depth=1", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, "cmd=random tc=st=0.5", "greedy"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "time control depth=1 (White), st=0.5 (Black)" in result.stdout  # random moves first: Black

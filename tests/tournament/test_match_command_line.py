@@ -1,0 +1,255 @@
+"""`arbiter match` as engine testers drive it: cutechess-cli/fastchess spellings, engines checked before
+anything is stored, a finished match recognised, logs beside the database, progress and JSON lines."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arbiter.commands.cutechess_args import CutechessArgsError, translate, translate_command_line
+from arbiter.store import TournamentStore
+
+ARBITER = [sys.executable, "-m", "arbiter.cli"]
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
+OPENINGS_PDN = Path(__file__).resolve().parent / "openings.pdn"
+
+
+def arbiter(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ARBITER, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def test_cutechess_spellings_become_the_match_options() -> None:
+    args = [
+        "-engine", "cmd=./scan", "arg=hub", "name=Scan 3", "dir=/opt/scan", "option.threads=2",
+        "-engine", "cmd=alphabeta",
+        "-each", "tc=40/60+0.6", "proto=hub",
+        "-rounds", "3", "-games", "2", "-repeat", "-concurrency", "2",
+        "-openings", "file=games.pgn", "format=pgn", "order=random", "plies=4", "start=3",
+        "-pgnout", "out.pgn", "min", "-draw", "movenumber=40", "movecount=8", "score=10",
+        "-resign", "movecount=3", "score=900", "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05",
+        "-ratinginterval", "10", "-recover", "-maxmoves", "150", "-event", "Night run", "-srand", "7",
+        "-log", "file=x.log", "level=info",
+    ]  # fmt: skip
+    assert translate(args) == [
+        "--engine", "cmd=./scan arg=hub name='Scan 3' dir=/opt/scan option.threads=2",
+        "--engine", "cmd=alphabeta",
+        "--each", "tc=40/60+0.6 proto=hub",
+        "--rounds", "3", "--games", "2", "--repeat", "--concurrency", "2",
+        "--openings", "games.pgn", "--order", "random", "--plies", "4", "--opening-start", "3",
+        "--pdn-out", "out.pgn", "--adjudicate-draw", "10:8", "--adjudicate-draw-from", "40",
+        "--adjudicate-win", "900:3", "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+        "--rating-interval", "10", "--recover", "--max-plies", "300", "--name", "Night run", "--seed", "7",
+        "--debug",
+    ]  # fmt: skip
+    # Only `match` is translated; the arbiter's own spellings pass through.
+    assert translate_command_line(["play", "-engine"]) == ["play", "-engine"]
+    assert translate_command_line(["match", "a", "b", "--games", "4"]) == ["match", "a", "b", "--games", "4"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-openings", "order=random"], "-openings needs file="),
+        (["-openings", "file=x", "format=bin"], "formats: pgn"),
+        (["-draw", "movecount=3", "colour=white"], "unknown setting colour="),
+        (["-repeat", "4"], "repeated twice"),
+        (["-engine"], "-engine needs key=value settings"),
+    ],
+)
+def test_cutechess_spellings_that_cannot_be_followed_are_refused_by_name(
+    args: list[str], message: str
+) -> None:
+    with pytest.raises(CutechessArgsError, match=message):
+        translate(args)
+
+
+def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -> None:
+    result = arbiter(
+        "match",
+        "-engine", "cmd=alphabeta", "name=AB",
+        "-engine", "cmd=greedy",
+        "-each", "tc=depth=1",
+        "-rounds", "2", "-games", "2", "-repeat", "-concurrency", "2",
+        "-openings", f"file={OPENINGS_PDN}", "format=pdn", "order=sequential", "plies=2", "start=2",
+        "-pgnout", "out.pdn",
+        "-draw", "movenumber=30", "movecount=5", "score=5",
+        "-resign", "movecount=3", "score=900",
+        "-ratinginterval", "2", "-recover", "-event", "Cute",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        config = info.config()
+        assert info.name == "Cute" and info.finished_games == 4
+        assert [engine["name"] for engine in config["engines"]] == ["AB", "greedy"]
+    assert (config["cycles"], config["games_per_encounter"], config["repeat"], config["concurrency"]) == (
+        2,
+        2,
+        True,
+        2,
+    )
+    assert config["time_control"] == "depth=1"
+    assert (config["openings"]["start"], config["openings"]["plies"]) == (2, 2)
+    adjudication = config["adjudication"]
+    draw = (adjudication["draw_score"], adjudication["draw_moves"], adjudication["draw_min_plies"])
+    assert draw == (5, 5, 60)
+    assert (adjudication["win_score"], adjudication["win_moves"]) == (900, 3)
+    assert (tmp_path / "out.pdn").read_text().count("[Event ") == 4
+    # Progress every second game: the running score of the first engine, its Elo, the games left.
+    progress = [line for line in result.stdout.splitlines() if line.startswith("done ")]
+    assert len(progress) == 2 and progress[0].startswith("done 2/4, left 2, AB +")
+
+
+def test_a_mistyped_engine_stops_the_match_before_anything_is_stored_and_the_corrected_command_runs(
+    tmp_path: Path,
+) -> None:
+    wrong = arbiter("match", "./nope", "alphabeta", "--tc", "depth=1", "--games", "2", cwd=tmp_path)
+    assert wrong.returncode == 1
+    assert "cannot start './nope'" in wrong.stderr and "nothing was played or stored" in wrong.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+    right = arbiter("match", "random", "alphabeta", "--tc", "depth=1", "--games", "2", cwd=tmp_path)
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert "finished: 2/2 games" in right.stdout
+
+
+def test_repeating_a_finished_match_says_it_is_finished_shows_its_result_and_how_to_start_a_new_one(
+    tmp_path: Path,
+) -> None:
+    command = ["match", "random", "greedy", "--tc", "depth=1", "--games", "2", "--max-plies", "40"]
+    first = arbiter(*command, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    again = arbiter(*command, cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "'random vs greedy' is already finished in match.sqlite" in again.stdout
+    assert "another database (--db) or another name (--name)" in again.stdout
+    assert "Standings" in again.stdout and "games to play" not in again.stdout
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        assert info.finished_games == 2
+
+
+def test_a_hub_version_1_engine_stops_the_match_before_anything_is_stored(tmp_path: Path) -> None:
+    hub1 = f"cmd={sys.executable} arg={ENGINES / 'hub1_engine.py'} name=Old"
+    result = arbiter("match", "--engine", hub1, "--engine", "cmd=random", "--tc", "depth=1", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "'Old'" in result.stderr and "speaks Hub version 1" in result.stderr
+    assert "last lines exchanged" in result.stderr and "Old < name Hub1Test 2.0" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+def test_debug_logs_and_stderr_logs_live_beside_the_database_named_by_engine_and_game(tmp_path: Path) -> None:
+    work, data = tmp_path / "work", tmp_path / "data"
+    work.mkdir()
+    database = data / "m.sqlite"
+    result = arbiter(
+        "match", "random", "greedy", "--tc", "depth=1", "--games", "2", "--max-plies", "20",
+        "--db", str(database), "--debug", "--json", str(data / "games.jsonl"),
+        cwd=work,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert list(work.iterdir()) == []  # nothing in the folder the command ran in
+    logs = data / "m-logs"
+    names = sorted(path.name for path in logs.iterdir())
+    assert "random.debug.log" in names and "greedy.debug.log" in names
+    assert "random-game-r1-b1-g1.stderr.log" in names and "random-preflight.stderr.log" in names
+    debug = (logs / "random.debug.log").read_text().splitlines()
+    assert any(" game r1-b1-g2 random > go think" in line for line in debug)
+    assert any(" game r1-b1-g1 random < done move=" in line for line in debug)
+    assert any(" preflight random > hub" in line for line in debug)
+    games = [json.loads(line) for line in (data / "games.jsonl").read_text().splitlines()]
+    assert [game["game"] for game in games] == ["r1-b1-g1", "r1-b1-g2"]
+    assert {game["white"] for game in games} == {"random", "greedy"}
+    assert all(game["winner"] in ("white", "black", "draw") and game["reason"] for game in games)
+    # Not a terminal: one line a game, with the running score and the games left.
+    assert "done 1/2, left 1, random " in result.stdout
+
+
+def test_the_version_is_printed() -> None:
+    result = subprocess.run([*ARBITER, "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith("arbiter 0.")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def dxp_engine(*words: str) -> str:
+    script = ENGINES / "dxp_follower.py"
+    return f"cmd={sys.executable} arg={script} proto=dxp " + " ".join(words)
+
+
+def test_a_fixed_dxp_port_with_concurrent_games_is_refused_before_the_event(tmp_path: Path) -> None:
+    port = str(free_port())
+    engine = dxp_engine("arg=--listen", f"arg={port}", f"port={port}", "name=Fixed")
+    result = arbiter(
+        "match", "--engine", engine, "--engine", "cmd=alphabeta", "-v", "international",
+        "--tc", "300", "--concurrency", "2", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert f"'Fixed' listens on the fixed DXP port {port}, but 2 games are played at a time" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+def test_a_dxp_clock_shorter_than_a_minute_is_refused_before_the_event(tmp_path: Path) -> None:
+    engine = dxp_engine("arg=--listen", "arg={port}", "name=Quick")
+    result = arbiter(
+        "match", "--engine", engine, "--engine", "cmd=alphabeta", "-v", "international", "--tc", "20",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "DXP announces whole minutes: a clock of 20 s cannot be announced" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+def test_a_dxp_engine_on_a_fixed_port_is_stored_under_the_name_it_gives(tmp_path: Path) -> None:
+    port = str(free_port())
+    engine = dxp_engine("arg=--listen", f"arg={port}", f"port={port}", "arg=--name", "arg=Moby", "name=D")
+    result = arbiter(
+        "match", "--engine", engine, "--engine", "cmd=random", "-v", "international", "--tc", "90",
+        "--games", "1", "--max-plies", "2", cwd=tmp_path,
+    )  # fmt: skip
+    assert "announced as 1 minute(s), rounded down" in result.stderr  # 90 s: never more than there is
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        identities = {e.name: e.identity.name if e.identity else None for e in store.engines(info.id)}
+    assert identities["D"] == "Moby"
+
+
+def test_a_tournament_whose_engine_cannot_start_stops_before_its_database_exists(tmp_path: Path) -> None:
+    missing = '[[engines]]\nname = "typo"\ncommand = ["./no-such-engine"]\n'
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'name = "t"\ndatabase = "t.sqlite"\ntime_control = "depth=1"\n'
+        f'[[engines]]\nname = "random"\nbundled = "random"\n{missing}'
+    )
+    result = arbiter("run", str(path), cwd=tmp_path)
+    assert result.returncode == 1
+    assert "engine 'typo': cannot start './no-such-engine'" in result.stderr
+    assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_each_engine_plays_under_its_own_time_control_when_given_one(tmp_path: Path) -> None:
+    result = arbiter(
+        "match", "-engine", "cmd=random", "tc=st=0.2", "-engine", "cmd=greedy", "tc=depth=1",
+        "-games", "2", "-maxmoves", "5", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        config = info.config()
+        assert (config["time_control"], config["time_controls"]) == ("st=0.2", {"greedy": "depth=1"})
+        controls = {(game.record.white.name, game.record.time_control) for game in store.games(info.id)}
+    assert controls == {
+        ("random", "st=0.2 (White), depth=1 (Black)"),
+        ("greedy", "depth=1 (White), st=0.2 (Black)"),
+    }

@@ -1,0 +1,55 @@
+"""A match's progress for long runs: games done and left, the running score of the first engine, its
+Elo and the time left, in the live view's own line, or one line a game when output is not a terminal."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from pathlib import Path
+
+from rich.console import Console
+from tournament_files import bundled, write_tournament
+
+from arbiter.commands.live_view import LiveView
+from arbiter.commands.run_extras import ExtrasObserver, RunExtras
+from arbiter.store import TournamentStore
+from arbiter.tournament.config import load_tournament
+from arbiter.tournament.runner import TournamentRunner
+
+MATCH = (
+    'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'
+    "[adjudication]\nmax_plies = 30\n"
+)
+
+
+def play_match(tmp_path: Path, terminal: bool) -> str:
+    engines = bundled("alphabeta") + bundled("random")
+    config, players = load_tournament(write_tournament(tmp_path, MATCH, engines))
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=terminal, width=160, color_system=None)
+    with TournamentStore.open(config.database) as store:
+        runner = TournamentRunner(config, players)
+        view = LiveView(store, console, standings_every=0.2)
+        runner.observer = ExtrasObserver(view, RunExtras(), "alphabeta", concurrency=1)
+        view.attach(runner.open_tournament(store))
+        with view:
+            asyncio.run(runner.run(store, handle_signals=False))
+    return screen.getvalue()
+
+
+def test_one_line_a_game_gives_the_running_score_elo_and_time_left_when_not_a_terminal(
+    tmp_path: Path,
+) -> None:
+    lines = [line for line in play_match(tmp_path, terminal=False).splitlines() if line.startswith("done ")]
+    assert len(lines) == 4
+    for number, line in enumerate(lines[:3], start=1):
+        score = r"alphabeta \+\d+ =\d+ -\d+ \(.*\)"
+        pattern = rf"done {number}/4, left {4 - number}, {score}, Elo .*, ETA \d+m\d\ds"
+        assert re.fullmatch(pattern, line), line
+    assert lines[3].startswith("done 4/4, left 0, alphabeta +") and "ETA" not in lines[3]
+
+
+def test_the_live_view_keeps_the_match_progress_on_a_line_of_its_own(tmp_path: Path) -> None:
+    last = play_match(tmp_path, terminal=True).rsplit("games done 4/4", 1)[1]
+    assert re.search(r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), Elo ", last, re.MULTILINE)

@@ -1,0 +1,144 @@
+"""`arbiter stats sprt`, the SPRT calculator, run as a user runs it: from counts and from a database."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sprt_reference as ref
+from typer.testing import CliRunner
+
+from arbiter.cli import app
+from arbiter.store import TournamentStore
+from arbiter.tournament.stats import SprtSettings, elo_from_wdl, sprt_wdl
+
+ARBITER = [sys.executable, "-m", "arbiter.cli"]
+
+
+def calculate(*args: str) -> tuple[int, str, str]:
+    outcome = CliRunner().invoke(app, ["stats", "sprt", *args])
+    return outcome.exit_code, outcome.stdout, outcome.stderr
+
+
+def llr_of(output: str) -> float:
+    found = re.search(r"^LLR (-?\d+\.\d+)$", output, re.MULTILINE)
+    assert found is not None, output
+    return float(found[1])
+
+
+def test_ten_draws_do_not_decide_anything() -> None:
+    code, out, _ = calculate("--wdl", "0,10,0", "--elo0", "0", "--elo1", "10")
+    assert code == 0
+    assert "LLR -0.2860" in out
+    assert "bounds: -2.9444 (H0), 2.9444 (H1)" in out
+    assert "decision: continue (undecided)" in out
+    assert "counts: 0 wins, 10 draws, 0 losses (10 games)" in out
+    assert "Elo +0.0 ± 0.0 (95%), LOS 50.0%" in out
+
+
+def test_counts_of_games_give_the_reference_llr_and_decision() -> None:
+    code, out, _ = calculate("--wdl", "1200,1800,1000", "--elo0", "0", "--elo1", "10", "--alpha", "0.1")
+    assert code == 0
+    expected = ref.dual_llr([1000, 1800, 1200], ref.logistic(0), ref.logistic(10))
+    assert llr_of(out) == pytest.approx(expected, abs=1e-4)
+    assert "bounds: -2.8904 (H0), 2.2513 (H1)" in out  # log(0.05 / 0.9), log(0.95 / 0.1)
+    assert "decision: H1 accepted" in out
+    assert f"Elo {elo_from_wdl(1200, 1800, 1000).elo:+.1f} ± " in out
+
+
+def test_counts_of_pairs_and_the_normalized_model() -> None:
+    code, out, _ = calculate(
+        "--pentanomial",
+        "39,2226,31451,2412,40",
+        "--elo0",
+        "0.764",
+        "--elo1",
+        "3.439",
+        "--model",
+        "normalized",
+    )
+    assert code == 0
+    assert "counts: pairs 39-2226-31451-2412-40 (36168 pairs, 72336 games)" in out
+    assert "test: elo0=0.764 elo1=3.439 alpha=0.05 beta=0.05 model=normalized" in out
+    assert "nElo +3.5 ± 2.5 (95%)" in out
+    logistic = llr_of(
+        calculate("--pentanomial", "39,2226,31451,2412,40", "--elo0", "0.2", "--elo1", "0.9")[1]
+    )
+    assert logistic == pytest.approx(
+        ref.dual_llr([39, 2226, 31451, 2412, 40], ref.logistic(0.2), ref.logistic(0.9)), abs=1e-4
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--wdl", "1,2"], "--wdl: expected 3 counts W,D,L, got '1,2'"),
+        (["--pentanomial", "1,2,3"], "--pentanomial: expected 5 counts P0,P1,P2,P3,P4, got '1,2,3'"),
+        (["--wdl", "1,x,3"], "--wdl: counts are whole numbers (W,D,L), got '1,x,3'"),
+        (["--wdl", "1,-2,3"], "--wdl: counts cannot be negative"),
+        (["--wdl", "1,2,3", "--model", "bayes"], "unknown Elo model 'bayes'; models: logistic, normalized"),
+        (["--wdl", "1,2,3", "--elo0", "5", "--elo1", "1"], "SPRT elo0 must be below elo1"),
+        (["--wdl", "1,2,3", "--alpha", "2"], "SPRT alpha must be between 0 and 1"),
+        ([], "give the counts: --wdl W,D,L or --pentanomial P0,P1,P2,P3,P4"),
+        (["--wdl", "1,2,3", "--pentanomial", "1,2,3,4,5"], "give the counts"),
+    ],
+)
+def test_bad_input_is_told_by_option_without_a_traceback(args: list[str], message: str) -> None:
+    code, out, err = calculate(*args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in out + err
+
+
+def test_a_stored_match_is_read_with_its_own_sprt_settings(tmp_path: Path) -> None:
+    database = tmp_path / "m.sqlite"
+    played = subprocess.run(
+        [
+            *ARBITER,
+            "match",
+            "greedy",
+            "random",
+            "--tc",
+            "depth=1",
+            "--rounds",
+            "3",
+            "--db",
+            str(database),
+            "--max-plies",
+            "60",
+            "--sprt",
+            "elo0=-5 elo1=25 alpha=0.1 beta=0.1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    with TournamentStore.open(database, create=False) as store:
+        games = store.finished_results(store.find_tournament().id)
+    wins = sum(1 for g in games if g.fraction_for("greedy") == 1.0)
+    losses = sum(1 for g in games if g.fraction_for("greedy") == 0.0)
+    draws = len(games) - wins - losses
+    code, out, _ = calculate(str(database))
+    assert code == 0, out
+    assert f"counts: {wins} wins, {draws} draws, {losses} losses (6 games): greedy against random" in out
+    assert "test: elo0=-5 elo1=25 alpha=0.1 beta=0.1 model=logistic" in out
+    stored = sprt_wdl(SprtSettings(-5.0, 25.0, 0.1, 0.1), wins, draws, losses)
+    assert f"LLR {stored.llr:.4f}" in out
+    # Options override what is stored.
+    code, out, _ = calculate(str(database), "--elo1", "40", "--model", "normalized")
+    assert code == 0
+    assert "test: elo0=-5 elo1=40 alpha=0.1 beta=0.1 model=normalized" in out
+    assert "nElo " in out
+
+
+def test_a_database_that_is_not_a_match_or_not_there_is_an_error(tmp_path: Path) -> None:
+    code, _, err = calculate(str(tmp_path / "missing.sqlite"))
+    assert code == 1
+    assert "missing.sqlite" in err
+    code, _, err = calculate(str(tmp_path / "missing.sqlite"), "--wdl", "1,2,3")
+    assert code == 2
+    assert "give counts (--wdl or --pentanomial) or a database, not both" in err
