@@ -34,6 +34,7 @@ COMMAND_MODULES = [
     "arbiter.commands.stats",
     "arbiter.commands.ratings",
     "arbiter.commands.db",
+    "arbiter.commands.serve",
 ]
 
 

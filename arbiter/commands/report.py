@@ -7,9 +7,9 @@ from pathlib import Path
 
 import typer
 
-from arbiter.report import SiteError, build_site
-from arbiter.report.from_store import load_event
-from arbiter.store import StoreError, TournamentStore
+from arbiter.report import SiteError
+from arbiter.report.store_site import StoreSite
+from arbiter.store import StoreError
 
 
 def report_command(
@@ -20,23 +20,23 @@ def report_command(
     ),
     full: bool = typer.Option(False, "--full", help="Write every game page again, not only changed ones."),
 ) -> None:
-    """Write the site of a tournament: standings, crosstable, ratings, every game to replay, PDN."""
+    """Write the site of a tournament: standings, crosstable, ratings, every game to replay, PDN.
+
+    Run again on the same folder, it writes what the games stored since its last run changed."""
+    site = StoreSite(database, out, tournament, workers=os.cpu_count() or 1, read_only=True)
     try:
-        with TournamentStore.open(database, read_only=True) as store:
-            loaded = load_event(store, tournament)
+        built = site.refresh(full=full)
     except StoreError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
-    if loaded.schedule_note:
-        typer.echo(f"warning: {database}: {loaded.schedule_note}; only the stored games are listed", err=True)
-    try:
-        built = build_site(out, loaded.event, loaded.games, incremental=not full, workers=os.cpu_count() or 1)
     except (SiteError, OSError) as error:
         typer.echo(f"error: cannot write the site into {out}: {error}", err=True)
         raise typer.Exit(1) from None
-    played = sum(1 for game in loaded.games if game.record is not None)
+    if site.schedule_note:
+        typer.echo(f"warning: {database}: {site.schedule_note}; only the stored games are listed", err=True)
+    played, total = site.games
     typer.echo(
-        f"{out / 'index.html'}: {loaded.event.name}, {played} of {len(loaded.games)} games "
+        f"{out / 'index.html'}: {site.event_name}, {played} of {total} games "
         f"({built.games_written} game pages written, {built.games_kept} unchanged)"
     )
 

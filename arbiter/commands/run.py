@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from pydantic import ValidationError
@@ -41,6 +41,9 @@ from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
 from arbiter.tournament.stats import SprtSettings, parse_sprt
+
+if TYPE_CHECKING:
+    from arbiter.report.publisher import Publisher
 
 
 def run_command(
@@ -381,14 +384,16 @@ def _execute(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     with store, lock:
-        refresh = _report_refresher(store, report_dir) if report_dir is not None else None
-        runner.after_game = refresh
         view = LiveView(store, console)
         first = engines[0].name if config.format == "match" else None
         observer = ExtrasObserver(view, extras, first, config.concurrency)
         runner.observer = observer
+        publisher = None
         try:
-            view.attach(runner.open_tournament(store))
+            tournament_id = runner.open_tournament(store)
+            view.attach(tournament_id)
+            if report_dir is not None:
+                publisher = _start_publisher(runner, store, report_dir, tournament_id)
             with view:
                 summary = asyncio.run(_play(runner, store, config.scheduler))
         except RunError as exc:
@@ -400,8 +405,8 @@ def _execute(
             raise typer.Exit(1) from None
         finally:
             observer.close()
-        if refresh is not None:
-            refresh(summary.tournament_id)
+            if publisher is not None:
+                publisher.close()  # the last refresh: the site shows the event as it ended
         _print_summary(console, store, summary, report_dir)
         if extras.pdn_out is not None:
             _write_pdn(store, summary.tournament_id, extras.pdn_out)
@@ -479,20 +484,18 @@ async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str
     return await run_on_cluster(runner, store, scheduler)
 
 
-def _report_refresher(store: TournamentStore, out: Path) -> Callable[[int], None]:
-    """Rebuild the HTML site from the database (incrementally: only changed pages are written).
+def _start_publisher(
+    runner: TournamentRunner, store: TournamentStore, out: Path, tournament_id: int
+) -> Publisher:
+    """The site is published by a child process (see `arbiter.report.publisher`): the runner only
+    tells it that a game was stored, and hands it the moves of the games being played."""
+    from arbiter.report.publisher import Publisher
 
-    It runs in a thread beside the event loop, so it opens its own connection to the database.
-    """
-    from arbiter.report.from_store import load_event
-    from arbiter.report.site import build_site
-
-    def refresh(tournament_id: int) -> None:
-        with TournamentStore.open(store.path, create=False, check=False) as reader:
-            event = load_event(reader, tournament_id)
-        build_site(out, event.event, event.games)
-
-    return refresh
+    publisher = Publisher(store.path, out, tournament_id)
+    publisher.start()
+    runner.after_game = publisher.game_finished
+    runner.game_observer = publisher.watch
+    return publisher
 
 
 def _print_summary(

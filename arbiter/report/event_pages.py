@@ -1,93 +1,52 @@
-"""What the event-wide pages show beyond the summary: the event in words, the dates, the latest
-results, the ratings picture, and the result and ending of a game as the lists show them."""
+"""What the event-wide pages show beyond the summary: the event in words, the dates, the ratings
+picture, the order the two players of a game are named in, and the games list cut into pages."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from arbiter.report import formatting
-from arbiter.report.inputs import EventInfo, GameEntry
-from arbiter.report.pdn_export import pdn_result
+from arbiter.report.inputs import EventInfo
+from arbiter.report.lines import Line, variant_named
 from arbiter.report.rating_chart import RatedPlayer, rating_chart
-from arbiter.report.replay import variant_of
 from arbiter.report.summary import EventSummary
+from arbiter.rules import Color
 
-LATEST_RESULTS = 12
+GAMES_PER_PAGE = 250
 _FORMATS = {"round-robin": "round robin", "gauntlet": "gauntlet", "match": "match"}
-
-
-def result_text(game: GameEntry) -> str:
-    """The game's PDN result (``1-0``), or nothing for a game not played yet."""
-    return "" if game.record is None else pdn_result(game.record)
-
-
-def ending(game: GameEntry) -> str:
-    """The ending in words, winner first (``Black wins: no legal move``): a result such as ``1-0``
-    names the first mover first, which is Black in English draughts, so lists say it in words too."""
-    record = game.record
-    if record is None or record.outcome is None:
-        return ""
-    return record.outcome.reason
-
-
 _BADGES = {"playing": "playing", "unfinished": "stopped", "planned": "to play"}
 
 
-@dataclass(frozen=True)
-class GameRow:
-    """One line of a list of games, worked out in Python: lists can be 10,000 lines long."""
+def first_mover(event: EventInfo) -> Color:
+    """The side that moves first: Black in English checkers, White in international draughts."""
+    variant = variant_named(event.variant)
+    return variant.first_to_move if variant is not None else Color.WHITE
 
-    key: str
-    href: str | None
-    """The game page, from the site's root; None for a game not played yet."""
-    state: str
-    round: str
-    white: str
-    black: str
-    result: str
-    badge: str
+
+def sides(event: EventInfo) -> tuple[str, str]:
+    """The colours in the order lists name them: the first mover first, so that a result such as
+    ``1-0`` reads as a win for the first-named player."""
+    return ("Black", "White") if first_mover(event) is Color.BLACK else ("White", "Black")
+
+
+def badge(line: Line) -> str:
     """``playing``, ``stopped`` or ``to play`` for a game without a result; empty otherwise."""
-    ending: str
-    opening: str
-    opening_moves: str
-    plies: str
+    return _BADGES.get(line.state, "")
 
 
-def game_rows(games: Sequence[GameEntry], pages: dict[str, str]) -> list[GameRow]:
-    rows = []
-    for game in games:
-        record = game.record
-        opening = game.opening
-        rows.append(
-            GameRow(
-                key=game.key,
-                href=None if record is None else f"games/{pages[game.key]}.html",
-                state=game.state,
-                round="" if game.round is None else str(game.round),
-                white=game.white,
-                black=game.black,
-                result=result_text(game),
-                badge=_BADGES.get(game.state, ""),
-                ending=ending(game),
-                opening="" if opening is None else opening.name or opening.id,
-                opening_moves="" if opening is None else opening.text,
-                plies="" if record is None else str(record.plies),
-            )
-        )
-    return rows
+def games_page_name(number: int) -> str:
+    """The file of the games list's page `number` (from 1): ``games.html``, ``games-2.html``, ..."""
+    return "games.html" if number == 1 else f"games-{number}.html"
 
 
-def date_range(event: EventInfo, games: Sequence[GameEntry]) -> str:
+def games_page_count(games: int, per_page: int = GAMES_PER_PAGE) -> int:
+    return max(1, -(-games // per_page))
+
+
+def date_range(summary: EventSummary) -> str:
     """``2025-03-01 to 2025-03-04``; ``from 2025-03-01`` while games remain; empty before the first."""
-    records = [game.record for game in games if game.record is not None]
-    start = event.started_at or min((r.started_at for r in records), default=None)
-    end = event.ended_at
-    if end is None and records and all(game.state == "finished" for game in games):
-        end = max((r.ended_at for r in records if r.ended_at is not None), default=None)
-    first, last = formatting.day(start), formatting.day(end)
+    first, last = formatting.day(summary.started_at), formatting.day(summary.ended_at)
     if not first:
         return ""
     if not last:
@@ -105,31 +64,45 @@ def format_text(event: EventInfo) -> str:
     return ", ".join(parts)
 
 
-def _finish_time(game: GameEntry) -> datetime:
-    record = game.record
-    assert record is not None
-    return record.ended_at or record.started_at
+def shared_ranks(summary: EventSummary) -> dict[str, str]:
+    """Each player's place, tied places as a range (``2-3``), the way tournament tables print them."""
+    counts: dict[int, int] = {}
+    for standing in summary.table:
+        counts[standing.rank] = counts.get(standing.rank, 0) + 1
+    places = {}
+    for standing in summary.table:
+        tied = counts[standing.rank]
+        places[standing.player] = (
+            str(standing.rank) if tied == 1 else f"{standing.rank}\u2013{standing.rank + tied - 1}"
+        )
+    return places
 
 
 def index_context(summary: EventSummary, updated: str) -> dict[str, Any]:
     """The index page's own template values."""
-    event, games = summary.event, summary.games
+    event = summary.event
     rated = [
         RatedPlayer(standing.player, estimate)
         for standing in summary.table
         if (estimate := summary.elo[standing.player]) is not None
     ]
-    finished = sorted((game for game in games if game.state == "finished"), key=_finish_time)
-    variant = variant_of(event.variant)
+    variant = variant_named(event.variant)
     return {
         "summary": summary,
         "variant_title": variant.title if variant is not None else event.variant,
         "format_text": format_text(event),
-        "dates": date_range(event, games),
+        "dates": date_range(summary),
         "rating_chart": rating_chart(rated) if rated else None,
         "points_of": {standing.player: standing.points for standing in summary.table},
-        # The crosstable lists players in standings order and numbers them by the same (shared) ranks.
-        "rank_of": {standing.player: standing.rank for standing in summary.table},
-        "latest": list(reversed(finished[-LATEST_RESULTS:])),
+        # The crosstable numbers its rows 1, 2, 3... and heads its columns with the same numbers, so
+        # each number appears once; the places (shared by tied players) have a column of their own.
+        "number_of": {player: number for number, player in enumerate(summary.crosstable.players, start=1)},
+        "place_of": shared_ranks(summary),
+        "latest": summary.latest,
         "updated": updated,
     }
+
+
+def page_of_games(lines: Sequence[Line], number: int, per_page: int = GAMES_PER_PAGE) -> Sequence[Line]:
+    """The games on page `number` (from 1) of the games list."""
+    return lines[(number - 1) * per_page : number * per_page]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from arbiter.referee.game import identity_fields
 from arbiter.report.from_config import event_from_config
 from arbiter.report.inputs import EventInfo, GameEntry
 from arbiter.store import StoredGame, TournamentInfo, TournamentStore
@@ -30,11 +31,40 @@ class StoredEvent:
     schedule_note: str | None = None
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """A stored tournament's event and planned games (not their records), and a note when the
+    schedule could not be rebuilt."""
+
+    info: TournamentInfo
+    event: EventInfo
+    planned: Sequence[PlannedGame]
+    identities: dict[str, tuple[dict[str, str], str | None]]
+    """Each player's engine identity, as its engine declared it, and its engine key."""
+    note: str | None = None
+
+
+def load_schedule(store: TournamentStore, reference: str | int | None = None) -> Schedule:
+    """The tournament `reference` (id or name; the latest one when None): its event and schedule."""
+    info = store.find_tournament(reference)
+    engines = store.engines(info.id)
+    event, planned, note = _event_and_plan(info, tuple(engine.name for engine in engines))
+    identities = {engine.name: (identity_fields(engine.identity), engine.engine_id) for engine in engines}
+    return Schedule(info=info, event=event, planned=planned, identities=identities, note=note)
+
+
 def load_event(store: TournamentStore, reference: str | int | None = None) -> StoredEvent:
     """The tournament `reference` (id or name; the latest one when None) as site inputs."""
     info = store.find_tournament(reference)
     players = tuple(engine.name for engine in store.engines(info.id))
     stored = store.games(info.id)
+    event, planned, note = _event_and_plan(info, players)
+    return StoredEvent(event=event, games=merge_games(planned, stored), schedule_note=note)
+
+
+def _event_and_plan(
+    info: TournamentInfo, players: tuple[str, ...]
+) -> tuple[EventInfo, Sequence[PlannedGame], str | None]:
     config, note = _config(info)
     planned: Sequence[PlannedGame] = ()
     if config is not None:
@@ -54,7 +84,7 @@ def load_event(store: TournamentStore, reference: str | int | None = None) -> St
             scoring=info.scoring,
             status=info.status.value,
         )
-    return StoredEvent(event=event, games=merge_games(planned, stored), schedule_note=note)
+    return event, planned, note
 
 
 def _config(info: TournamentInfo) -> tuple[TournamentConfig | None, str | None]:

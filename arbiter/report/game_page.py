@@ -15,9 +15,9 @@ from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
 from arbiter.report.inputs import EventInfo, GameEntry
 from arbiter.report.pdn_export import game_pdn, pdn_result
-from arbiter.report.replay import Replay, replay
+from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.templating import environment, templates_dir
-from arbiter.rules import Position, Variant
+from arbiter.rules import Color, Position, Variant
 
 EVENT_PDN = "event.pdn"
 
@@ -42,8 +42,9 @@ class MoveRow:
     draw_offered: bool
 
 
-def info_text(move: MoveRecord) -> str:
-    """The rest of the engine's last info line: nodes, principal variation, and any other field."""
+def info_text(move: MoveRecord, before: Position | None = None) -> str:
+    """The rest of the engine's last info line: nodes, principal variation (in the variant's move
+    notation, read from `before`, the position the engine searched), and any other field."""
     info = move.info
     if info is None:
         return ""
@@ -51,12 +52,14 @@ def info_text(move: MoveRecord) -> str:
     if info.nodes is not None:
         parts.append(f"nodes {info.nodes}")
     if info.pv:
-        parts.append("pv " + " ".join(info.pv))
+        parts.append("pv " + (pv_text(before, info.pv) if before is not None else " ".join(info.pv)))
     parts.extend(f"{key} {value}".strip() for key, value in info.extra.items())
     return " · ".join(parts)
 
 
-def move_rows(record: GameRecord, first_turn_is_first_mover: bool) -> list[MoveRow]:
+def move_rows(
+    record: GameRecord, first_turn_is_first_mover: bool, positions: tuple[Position, ...] = ()
+) -> list[MoveRow]:
     offset = 0 if first_turn_is_first_mover else 1
     rows = []
     for index, move in enumerate(record.moves):
@@ -74,7 +77,7 @@ def move_rows(record: GameRecord, first_turn_is_first_mover: bool) -> list[MoveR
                 clock=move.clock,
                 depth=move.info.depth if move.info is not None else None,
                 score=move.info.score if move.info is not None else None,
-                info=info_text(move),
+                info=info_text(move, positions[index] if index < len(positions) else None),
                 warnings=tuple(move.warnings),
                 draw_offered=move.draw_offered,
             )
@@ -134,7 +137,7 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
     replayed: Replay = replay(record)
     variant = replayed.variant
     pdn = game_pdn(event, game, record, replayed)
-    rows = move_rows(record, replayed.first_turn_is_first_mover)
+    rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
     board: Markup | None = None
     if variant is not None and replayed.boards:
         board = board_svg(
@@ -147,8 +150,11 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
     data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
     if replayed.mules:
         data["mules"] = [list(squares) for squares in replayed.mules]
+    first = variant.first_to_move if variant is not None else Color.WHITE
+    heading = [("white", record.white), ("black", record.black)]
     context = {
         "game": game,
+        "heading": heading[::-1] if first is Color.BLACK else heading,
         "place": place(game, variant),
         "result": pdn_result(record),
         "board": board,

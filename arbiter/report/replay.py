@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from arbiter.notation.fen import FenError
-from arbiter.notation.movetext import MoveTextError, parse_hub, parse_pdn
+from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, parse_pdn
 from arbiter.referee.record import GameRecord
 from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
 
@@ -31,6 +31,8 @@ class Replay:
     first_turn_is_first_mover: bool
     fault: str | None = None
     mules: tuple[tuple[int, ...], ...] = ()
+    positions: tuple[Position, ...] = ()
+    """The position before each replayed move (for reading an engine's principal variation there)."""
 
     @property
     def steps(self) -> list[tuple[int, int]]:
@@ -78,6 +80,7 @@ def replay(record: GameRecord) -> Replay:
     boards = [board_letters(position)]
     mules = [tuple(position.mule_squares())]
     moves: list[Move] = []
+    positions = [position]
     fault = None
     for move in record.moves:
         try:
@@ -86,13 +89,35 @@ def replay(record: GameRecord) -> Replay:
             fault = f"ply {move.ply} ({move.text}) does not replay: {error}"
             break
         position = position.play(played)
+        positions.append(position)
         boards.append(board_letters(position))
         mules.append(tuple(position.mule_squares()))
         moves.append(played)
     has_mules = any(mules)
     return Replay(
-        variant, tuple(boards), tuple(moves), first, fault=fault, mules=tuple(mules) if has_mules else ()
+        variant,
+        tuple(boards),
+        tuple(moves),
+        first,
+        fault=fault,
+        mules=tuple(mules) if has_mules else (),
+        positions=tuple(positions),
     )
+
+
+def pv_text(position: Position, pv: list[str]) -> str:
+    """An engine's principal variation in the variant's own move notation (``11-15 23-19 9x18``),
+    read move by move from `position`; from the first move that does not read, the rest as sent."""
+    shown = []
+    for index, text in enumerate(pv):
+        try:
+            move = parse_hub(position, text)
+        except MoveTextError:
+            shown.extend(pv[index:])
+            break
+        shown.append(format_pdn(position, move))
+        position = position.play(move)
+    return " ".join(shown)
 
 
 def _resolve(position: Position, hub: str, text: str) -> Move:

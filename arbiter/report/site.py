@@ -6,41 +6,31 @@ Pages are rendered with jinja2 from the project's ``templates/`` folder, with au
 every name and message that came from an engine or a configuration is shown as text. The site needs
 no server and fetches nothing: open ``index.html`` from the disk or put the folder on any static host.
 
-Building again into the same folder is incremental: a game page (and its PDN file) is written again
-only when what it shows has changed, which a small manifest in the folder (``.arbiter-site.json``)
-keeps track of; the event-wide pages are written every time. Every file is replaced atomically, so a
-running event can be watched while it is being refreshed.
+This builds the site of games held in memory; `arbiter.report.store_site` builds it from a tournament
+database, reading the games a few at a time. Building again into the same folder is incremental: a game
+page (and its PDN file) is written again only when what it shows has changed, which a small manifest in
+the folder (``.arbiter-site.json``) keeps track of; the event-wide pages are written every time. Every
+file is replaced atomically, so a running event can be watched while it is being refreshed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
-from typing import Any
 
-from arbiter.report import formatting
-from arbiter.report.event_pages import ending, game_rows, index_context, result_text
 from arbiter.report.files import engine_slugs, page_key, remove_stale_temporaries, write_atomic
-from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour, write_game_page
+from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour
 from arbiter.report.inputs import EventInfo, GameEntry, SiteError
+from arbiter.report.lines import entry_line
+from arbiter.report.pages import PageWriter, write_game_pages
 from arbiter.report.pdn_export import event_pdn
 from arbiter.report.summary import summarize
-from arbiter.report.templating import code_fingerprint, environment, templates_dir
+from arbiter.report.templating import code_fingerprint, templates_dir
 
 MANIFEST = ".arbiter-site.json"
-STATIC_FILES = ("site.css", "viewer.js")
-# Game pages are made in parallel from this many on (a whole site, not the refresh after a game).
-PARALLEL_FROM = 400
-CHUNK = 64
-# An engine page lists this many of the engine's latest games; the games page lists them all.
-ENGINE_LATEST_GAMES = 40
 
 
 @dataclass(frozen=True)
@@ -65,13 +55,19 @@ class _Builder:
         self.out = out_dir
         self.event = event
         self.games = games
-        self.directory = templates_dir()
-        self.env = environment(self.directory)
-        self.code = code_fingerprint(self.directory)
-        self.summary = summarize(event, games)
+        self.code = code_fingerprint(templates_dir())
+        self.lines = [entry_line(game) for game in games]
+        identities = {}
+        for game in games:
+            if game.record is not None:
+                for player in (game.record.white, game.record.black):
+                    if player.identity or player.engine_id:
+                        identities[player.name] = (dict(player.identity), player.engine_id)
+        self.summary = summarize(event, self.lines, identities)
         self.slugs = engine_slugs(self.summary.players)
         self.pages = {game.key: page_key(game.key) for game in games}
         self.has_openings = event.ballot_pairs or any(game.opening is not None for game in games)
+        self.writer = PageWriter(out_dir, self.summary, self.slugs, self.has_openings)
         self.previous = self._load_manifest()
         # Fingerprints of the last build: a full build ignores them and writes every game page again.
         self.old = self.previous if incremental else {}
@@ -92,6 +88,8 @@ class _Builder:
     def _save_manifest(self) -> None:
         # Files of the last build that this one did not write (a game or player gone) are removed,
         # so no page links to them and none is left behind.
+        for relative in self.writer.written:
+            self.manifest.setdefault(relative, "")
         root = self.out.resolve()
         for stale in set(self.previous) - set(self.manifest):
             path = (self.out / stale).resolve()
@@ -100,63 +98,16 @@ class _Builder:
         data = {"files": self.manifest}
         write_atomic(self.out / MANIFEST, json.dumps(data, indent=0, sort_keys=True))
 
-    # --- writing ------------------------------------------------------------------------------------
-
-    def _common(self, root: str, page: str) -> dict[str, Any]:
-        return {
-            "root": root,
-            "page": page,
-            "event": self.event,
-            "engine_slugs": self.slugs,
-            "game_pages": self.pages,
-            "has_openings": self.has_openings,
-            "pdn_name": EVENT_PDN,
-            "result_text": result_text,
-            "ending": ending,
-        }
-
-    def _write(self, relative: str, data: str | bytes, fingerprint: str = "") -> None:
-        write_atomic(self.out / relative, data)
-        self.manifest[relative] = fingerprint
-
-    def _render(self, template: str, relative: str, context: dict[str, Any], fingerprint: str = "") -> None:
-        self._write(relative, self.env.get_template(template).render(context), fingerprint)
-
     def build(self) -> SiteBuild:
         self.out.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(self.out)  # left by a build that was killed half way
-        self._copy_static()
+        self.writer.static()
         texts, written, kept = self._game_pages()
-        self._write(EVENT_PDN, event_pdn(texts))
-        updated = formatting.moment(datetime.now(UTC))
-        for name, engine in self.summary.engines.items():
-            context = self._common("../", "engine") | {
-                "engine": engine,
-                "summary": self.summary,
-                "latest_count": ENGINE_LATEST_GAMES,
-            }
-            self._render("engine.html", f"engines/{self.slugs[name]}.html", context)
-        if self.has_openings:
-            context = self._common("", "openings") | {"summary": self.summary}
-            self._render("openings.html", "openings.html", context)
-        rows = game_rows(self.games, self.pages)
-        context = self._common("", "games") | {"summary": self.summary, "rows": rows, "updated": updated}
-        self._render("games.html", "games.html", context)
-        self._render(
-            "index.html", "index.html", self._common("", "index") | index_context(self.summary, updated)
-        )
+        self.writer.write(EVENT_PDN, event_pdn(texts))
+        self.writer.games_pages(self.lines)
+        self.writer.event_pages()
         self._save_manifest()
         return SiteBuild(out_dir=self.out, games_written=written, games_kept=kept, files=len(self.manifest))
-
-    def _copy_static(self) -> None:
-        for name in STATIC_FILES:
-            data = (self.directory / "static" / name).read_bytes()
-            relative = f"static/{name}"
-            target = self.out / relative
-            if target.is_file() and target.read_bytes() == data:
-                self.manifest[relative] = ""
-            else:
-                self._write(relative, data)
 
     # --- game pages -----------------------------------------------------------------------------------
 
@@ -186,23 +137,11 @@ class _Builder:
                     has_openings=self.has_openings,
                 )
                 jobs.append((index, job))
-        for (index, _), pdn in zip(jobs, self._run(job for _, job in jobs), strict=True):
+        made = write_game_pages(self.out, (job for _, job in jobs), self.workers, len(jobs))
+        for (index, _), pdn in zip(jobs, made, strict=True):
             texts[index] = pdn
         done = [text for text in texts if text is not None]
         return done, len(jobs), len(played) - len(jobs)
-
-    def _run(self, jobs: Iterable[GameJob]) -> Iterator[str]:
-        """Each job's PDN, in order; the pages are made in worker processes when there are many."""
-        pending = list(jobs)
-        write = partial(write_game_page, self.out)
-        if self.workers <= 1 or len(pending) < PARALLEL_FROM:
-            yield from map(write, pending)
-            return
-        # Workers are started afresh ("spawn"): forking a process that runs threads (an event loop
-        # with engine readers) is not safe.
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=context) as pool:
-            yield from pool.map(write, pending, chunksize=CHUNK)
 
     def _neighbour(self, game: GameEntry | None) -> Neighbour | None:
         return None if game is None else Neighbour(key=game.key, page=self.pages[game.key])

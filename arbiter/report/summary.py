@@ -1,17 +1,23 @@
-"""What the event pages show, computed once from the games: standings, each engine's record, openings.
+"""What the event pages show, computed once from the games' lines: standings, each engine's record,
+openings.
 
-Standings, crosstable and Elo come from `arbiter.tournament`; what is counted here is what only the
-records know: faults and time losses, time per move, and which games belong to which opening.
+Standings, crosstable and Elo come from `arbiter.tournament`, fed the results counted (a few hundred
+distinct results among 100,000 games); what is counted here is what only the games know: faults and
+time losses, time per move, each engine's latest games and which games belong to which opening. Lists
+that grow with the event keep their latest entries only, so the pages stay the same size.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
-from arbiter.referee.record import GameRecord, Side, Termination, Winner
-from arbiter.report.inputs import EventInfo, GameEntry, OpeningInfo, finished_games
+from arbiter.referee.record import Side, Termination, Winner
+from arbiter.report.inputs import EventInfo, OpeningInfo
+from arbiter.report.lines import Line
 from arbiter.tournament.scoring import FinishedGame, ScoringScheme
 from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.standings import (
@@ -19,7 +25,6 @@ from arbiter.tournament.standings import (
     Standing,
     Tally,
     crosstable,
-    opening_results,
     standings,
 )
 from arbiter.tournament.stats import EloEstimate, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
@@ -37,11 +42,18 @@ FAULTS = frozenset(
 TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
 
 
+# An engine page lists this many of the engine's latest games; an opening pairing this many of its
+# games; the index this many latest results. The games pages list them all.
+ENGINE_LATEST_GAMES = 40
+OPENING_GAMES = 6
+LATEST_RESULTS = 12
+
+
 @dataclass(frozen=True)
 class Loss:
     """A game an engine lost by a fault or on time."""
 
-    game: GameEntry
+    game: Line
     termination: Termination
     reason: str
 
@@ -58,7 +70,7 @@ class OpponentRecord:
 class EngineGame:
     """One of an engine's games, from its side."""
 
-    game: GameEntry
+    game: Line
     side: Side
     opponent: str
     result: str
@@ -75,7 +87,9 @@ class EngineSummary:
     opponents: list[OpponentRecord] = field(default_factory=list)
     faults: list[Loss] = field(default_factory=list)
     time_losses: list[Loss] = field(default_factory=list)
-    games: list[EngineGame] = field(default_factory=list)
+    latest: list[EngineGame] = field(default_factory=list)
+    """The engine's latest games, oldest first."""
+    game_count: int = 0
     moves_timed: int = 0
     time_used: float = 0.0
     depth_total: int = 0
@@ -99,10 +113,11 @@ class ColourScore:
 
 @dataclass(frozen=True)
 class OpeningPairing:
-    """How two players scored on one opening, each with each colour, and the games."""
+    """How two players scored on one opening, each with each colour, and their latest games there."""
 
     scores: tuple[ColourScore, ColourScore]
-    games: tuple[GameEntry, ...]
+    games: tuple[Line, ...]
+    game_count: int
 
 
 @dataclass(frozen=True)
@@ -135,74 +150,161 @@ class MatchStatistics:
 @dataclass
 class EventSummary:
     event: EventInfo
-    games: Sequence[GameEntry]
     scheme: ScoringScheme
     players: tuple[str, ...]
-    results: list[FinishedGame]
+    results: Counter[FinishedGame]
+    """Every finished game's result, counted."""
     table: list[Standing]
     crosstable: Crosstable
     elo: dict[str, EloEstimate | None]
     engines: dict[str, EngineSummary]
     openings: list[OpeningSummary]
     match: MatchStatistics | None
+    planned: int
+    """Games in the event, played or not."""
+    playing: list[Line]
+    latest: list[Line]
+    """The latest finished games, latest first."""
+    started_at: datetime | None
+    ended_at: datetime | None
+    """When the last game ended, once every game has a result."""
     sprt: SprtStatus | None = None
 
     @property
     def finished(self) -> int:
-        return len(self.results)
-
-    @property
-    def playing(self) -> list[GameEntry]:
-        return [game for game in self.games if game.state == "playing"]
-
-    @property
-    def planned(self) -> int:
-        return len(self.games)
+        return sum(self.results.values())
 
 
-def player_list(event: EventInfo, games: Sequence[GameEntry]) -> tuple[str, ...]:
-    """The event's players, then anyone found only in the games, in order of first appearance."""
-    found = dict.fromkeys(event.players)
-    for game in games:
-        found.setdefault(game.white)
-        found.setdefault(game.black)
-        if game.record is not None:
-            found.setdefault(game.record.white.name)
-            found.setdefault(game.record.black.name)
-    return tuple(found)
+def summarize(
+    event: EventInfo,
+    lines: Sequence[Line],
+    identities: dict[str, tuple[dict[str, str], str | None]] | None = None,
+) -> EventSummary:
+    """The summary of the games `lines` (every planned and played game, in playing order).
+
+    `identities` gives each player's engine identity and engine key, when known apart from the games.
+    """
+    tallies = Tallies(event)
+    for line in lines:
+        tallies.add(line)
+    return tallies.summary(identities)
 
 
-def summarize(event: EventInfo, games: Sequence[GameEntry]) -> EventSummary:
-    scheme = event.scoring
-    players = player_list(event, games)
-    results = finished_games(games)
-    table = standings(results, players, scheme)
-    elo = {name: elo_for(results, name) for name in players}
-    engines = {
-        standing.player: EngineSummary(name=standing.player, standing=standing, elo=elo[standing.player])
-        for standing in table
-    }
-    for name in players:
-        engines.setdefault(name, EngineSummary(name=name, standing=None, elo=elo[name]))
-    cross = crosstable(results, players, scheme)
-    for summary in engines.values():
-        summary.opponents = _opponents(cross, summary.name, players)
-    for game in games:
-        _count_game(engines, game)
-    return EventSummary(
-        event=event,
-        games=games,
-        scheme=scheme,
-        players=players,
-        results=results,
-        table=table,
-        crosstable=cross,
-        elo=elo,
-        engines=engines,
-        openings=_openings(games, results),
-        match=_match_statistics(players, results),
-        sprt=_sprt(event, players, results),
-    )
+class Tallies:
+    """What the summary counts, kept game by game: a game is added, or taken out again when a newer
+    line of it comes (the publisher of a running event keeps one between refreshes, so that a refresh
+    costs the games that changed, not the event). The latest games are those added last."""
+
+    def __init__(self, event: EventInfo) -> None:
+        self.event = event
+        self.players: dict[str, None] = dict.fromkeys(event.players)
+        self.lines: dict[str, Line] = {}
+        self.planned = 0
+        self.unfinished = 0
+        """Games in `lines` (planned or played) without a result."""
+        self.results: Counter[FinishedGame] = Counter()
+        """Results by players and outcome only: a long event has a few hundred distinct ones."""
+        self.pairs: dict[int, list[FinishedGame]] = {}
+        self.engines: dict[str, _EngineCounts] = {}
+        self.openings = _OpeningCounts()
+        self.playing: dict[str, Line] = {}
+        self.latest: OrderedDict[str, Line] = OrderedDict()
+        self.started_at: datetime | None = None
+        self.ended_at: datetime | None = None
+
+    def add(self, line: Line) -> None:
+        """Count `line`, in place of the game's line counted before, if any."""
+        old = self.lines.get(line.key)
+        if old is not None:
+            self._count(old, -1)
+        else:
+            self.planned += 1
+        self.lines[line.key] = line
+        self._count(line, 1)
+
+    def _count(self, line: Line, sign: int) -> None:
+        self.players.setdefault(line.white)
+        self.players.setdefault(line.black)
+        state = line.state
+        if state != "finished":
+            self.unfinished += sign
+        if not line.played:
+            return
+        for index, name in enumerate((line.white, line.black)):
+            self.engines.setdefault(name, _EngineCounts()).count(line, index, sign)
+        if state == "playing":
+            if sign > 0:
+                self.playing[line.key] = line
+            else:
+                self.playing.pop(line.key, None)
+        if sign > 0 and line.started_at is not None:
+            self.started_at = min(self.started_at or line.started_at, line.started_at)
+        result = line.finished_game()
+        if result is None:
+            return
+        self.results[FinishedGame(result.white, result.black, result.outcome)] += sign
+        if result.pair_index is not None:
+            pair = self.pairs.setdefault(result.pair_index, [])
+            if sign > 0:
+                pair.append(result)
+            elif result in pair:
+                pair.remove(result)
+        self.openings.count(line, result, sign)
+        if sign > 0:
+            self.latest[line.key] = line
+            self.latest.move_to_end(line.key)
+            while len(self.latest) > LATEST_RESULTS:
+                self.latest.popitem(last=False)
+            if line.ended_at is not None:
+                self.ended_at = max(self.ended_at or line.ended_at, line.ended_at)
+        else:
+            self.latest.pop(line.key, None)
+
+    def summary(self, identities: dict[str, tuple[dict[str, str], str | None]] | None = None) -> EventSummary:
+        event = self.event
+        scheme = event.scoring
+        players = tuple(self.players)
+        results = +self.results
+        table = standings(results, players, scheme)
+        elo = {name: elo_for(results, name) for name in players}
+        cross = crosstable(results, players, scheme)
+        identities = identities or {}
+        engines = {standing.player: standing for standing in table}
+        summaries: dict[str, EngineSummary] = {}
+        for name in [standing.player for standing in table] + list(players):
+            if name in summaries:
+                continue
+            counts = self.engines.get(name, _EngineCounts())
+            identity, engine_id = identities.get(name, ({}, None))
+            summaries[name] = counts.summary(
+                name, engines.get(name), elo[name], _opponents(cross, name, players), identity, engine_id
+            )
+        paired = [game for pair in self.pairs.values() for game in pair] if len(players) == 2 else []
+        sprt = None
+        if event.sprt is not None and len(players) == 2:
+            tested = paired if event.ballot_pairs else list(results.elements())
+            try:
+                sprt = sprt_status(event.sprt, tested, players[0], players[1], paired=event.ballot_pairs)
+            except ValueError:
+                sprt = None  # pairs that do not fit together: no sound test to show
+        return EventSummary(
+            event=event,
+            scheme=scheme,
+            players=players,
+            results=results,
+            table=table,
+            crosstable=cross,
+            elo=elo,
+            engines=summaries,
+            openings=self.openings.summaries(),
+            match=_match_statistics(players, paired),
+            planned=self.planned,
+            playing=list(self.playing.values()),
+            latest=list(reversed(self.latest.values())),
+            started_at=event.started_at or self.started_at,
+            ended_at=event.ended_at or (self.ended_at if self.unfinished == 0 else None),
+            sprt=sprt,
+        )
 
 
 def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[OpponentRecord]:
@@ -224,99 +326,167 @@ def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[Opp
     return rows
 
 
-def _count_game(engines: dict[str, EngineSummary], game: GameEntry) -> None:
-    record = game.record
-    if record is None:
-        return
-    for side in (Side.WHITE, Side.BLACK):
-        player = record.player(side)
-        summary = engines[player.name]
-        if player.identity:
-            summary.identity = dict(player.identity)
-        if player.engine_id:
-            summary.engine_id = player.engine_id
-        _count_moves(summary, record, side)
-        loss = _loss_of(game, record, side)
+class _EngineCounts:
+    """One engine's games as its page counts them."""
+
+    def __init__(self) -> None:
+        self.moves = [0, 0.0, 0, 0]  # timed moves, their seconds, moves with a depth, the depths
+        self.games = 0
+        self.losses: dict[str, Loss] = {}
+        self.latest: OrderedDict[str, EngineGame] = OrderedDict()
+
+    def count(self, line: Line, index: int, sign: int) -> None:
+        side = Side.WHITE if index == 0 else Side.BLACK
+        moves = self.moves
+        moves[0] += sign * line.timed[index]
+        moves[1] += sign * line.seconds[index]
+        moves[2] += sign * line.depths[index]
+        moves[3] += sign * line.depth_sum[index]
+        self.games += sign
+        if sign < 0:
+            self.losses.pop(line.key, None)
+            self.latest.pop(line.key, None)
+            return
+        loss = _loss_of(line, side)
         if loss is not None:
-            (summary.time_losses if loss.termination in TIME_LOSSES else summary.faults).append(loss)
-        opponent = record.player(side.opponent).name
-        summary.games.append(
-            EngineGame(game=game, side=side, opponent=opponent, result=_result_for(game, side))
+            self.losses[line.key] = loss
+        opponent = line.black if side is Side.WHITE else line.white
+        self.latest[line.key] = EngineGame(
+            game=line, side=side, opponent=opponent, result=_result_for(line, side)
+        )
+        self.latest.move_to_end(line.key)
+        while len(self.latest) > ENGINE_LATEST_GAMES:
+            self.latest.popitem(last=False)
+
+    def summary(
+        self,
+        name: str,
+        standing: Standing | None,
+        elo: EloEstimate | None,
+        opponents: list[OpponentRecord],
+        identity: dict[str, str],
+        engine_id: str | None,
+    ) -> EngineSummary:
+        losses = list(self.losses.values())
+        return EngineSummary(
+            name=name,
+            standing=standing,
+            elo=elo,
+            identity=dict(identity),
+            engine_id=engine_id,
+            opponents=opponents,
+            faults=[loss for loss in losses if loss.termination not in TIME_LOSSES],
+            time_losses=[loss for loss in losses if loss.termination in TIME_LOSSES],
+            latest=list(self.latest.values()),
+            game_count=self.games,
+            moves_timed=int(self.moves[0]),
+            time_used=float(self.moves[1]),
+            moves_with_depth=int(self.moves[2]),
+            depth_total=int(self.moves[3]),
         )
 
 
-def _count_moves(summary: EngineSummary, record: GameRecord, side: Side) -> None:
-    for move in record.moves:
-        if move.side is not side or move.from_opening:
-            continue
-        if move.elapsed is not None:
-            summary.moves_timed += 1
-            summary.time_used += move.elapsed
-        if move.info is not None and move.info.depth is not None:
-            summary.moves_with_depth += 1
-            summary.depth_total += move.info.depth
-
-
-def _loss_of(game: GameEntry, record: GameRecord, side: Side) -> Loss | None:
-    outcome = record.outcome
-    if outcome is None or outcome.winner is not Winner.side(side.opponent):
+def _loss_of(line: Line, side: Side) -> Loss | None:
+    if not line.ended or line.winner is not Winner.side(side.opponent) or line.termination is None:
         return None
-    if outcome.termination in FAULTS or outcome.termination in TIME_LOSSES:
-        return Loss(game=game, termination=outcome.termination, reason=outcome.reason)
+    if line.termination in FAULTS or line.termination in TIME_LOSSES:
+        return Loss(game=line, termination=line.termination, reason=line.reason)
     return None
 
 
-def _result_for(game: GameEntry, side: Side) -> str:
-    if game.record is None or game.state != "finished":
-        return game.state
-    winner = game.record.winner
-    if winner is Winner.DRAW:
+def _result_for(line: Line, side: Side) -> str:
+    state = line.state
+    if state != "finished":
+        return state
+    if line.winner is Winner.DRAW:
         return "draw"
-    return "win" if winner is Winner.side(side) else "loss"
+    return "win" if line.winner is Winner.side(side) else "loss"
 
 
-def _openings(games: Sequence[GameEntry], results: Sequence[FinishedGame]) -> list[OpeningSummary]:
-    """Per opening, in order of first appearance: each pairing's scores by colour and its games."""
-    infos: dict[str, OpeningInfo] = {}
-    games_of: dict[tuple[str, frozenset[str]], list[GameEntry]] = {}
-    for game in games:
-        if game.opening is None or game.finished_game() is None:
-            continue
-        infos.setdefault(game.opening.id, game.opening)
-        games_of.setdefault((game.opening.id, frozenset((game.white, game.black))), []).append(game)
-    pairings: dict[str, list[OpeningPairing]] = {}
-    for result in opening_results(results):
-        first, second = result.players
-        scores = tuple(
-            ColourScore(player, result.by_player[player].as_white, result.by_player[player].as_black)
-            for player in (first, second)
-        )
-        pairing = OpeningPairing(
-            scores=(scores[0], scores[1]),
-            games=tuple(games_of.get((result.opening_id, frozenset(result.players)), [])),
-        )
-        pairings.setdefault(result.opening_id, []).append(pairing)
-    summaries = []
-    for opening_id, rows in pairings.items():
-        info = infos.get(opening_id)
-        played = [g for row in rows for g in row.games]
-        summaries.append(
-            OpeningSummary(
-                id=opening_id,
-                name=info.name if info is not None else "",
-                text=info.text if info is not None else "",
-                pairings=tuple(rows),
-                wins_for_white=sum(1 for g in played if g.record and g.record.winner is Winner.WHITE),
-                wins_for_black=sum(1 for g in played if g.record and g.record.winner is Winner.BLACK),
-                draws=sum(1 for g in played if g.record and g.record.winner is Winner.DRAW),
+def _minus(tally: Tally, fraction: float) -> Tally:
+    """`tally` without one game in which the player earned `fraction`."""
+    if fraction == 1.0:
+        return Tally(tally.wins - 1, tally.draws, tally.losses)
+    if fraction == 0.5:
+        return Tally(tally.wins, tally.draws - 1, tally.losses)
+    return Tally(tally.wins, tally.draws, tally.losses - 1)
+
+
+class _OpeningCounts:
+    """Per opening and pair of players, in order of first appearance: each player's score with each
+    colour, the number of games and the latest few."""
+
+    def __init__(self) -> None:
+        self.infos: dict[str, OpeningInfo] = {}
+        self.pairs: dict[str, dict[tuple[str, str], dict[str, list[Tally]]]] = {}
+        self.games: dict[tuple[str, tuple[str, str]], OrderedDict[str, Line]] = {}
+        self.counts: Counter[tuple[str, tuple[str, str]]] = Counter()
+        self.winners: dict[str, Counter[Winner]] = {}
+
+    def count(self, line: Line, result: FinishedGame, sign: int) -> None:
+        opening = line.opening
+        if opening is None:
+            return
+        self.infos.setdefault(opening.id, opening)
+        pairs = self.pairs.setdefault(opening.id, {})
+        pair = next((p for p in ((line.white, line.black), (line.black, line.white)) if p in pairs), None)
+        if pair is None:
+            pair = (line.white, line.black)
+            pairs[pair] = {line.white: [Tally(), Tally()], line.black: [Tally(), Tally()]}
+        scores = pairs[pair]
+        for player, colour in ((line.white, 0), (line.black, 1)):
+            fraction = result.fraction_for(player)
+            tally = scores[player][colour]
+            scores[player][colour] = tally.with_fraction(fraction) if sign > 0 else _minus(tally, fraction)
+        key = (opening.id, pair)
+        games = self.games.setdefault(key, OrderedDict())
+        if sign > 0:
+            games[line.key] = line
+            games.move_to_end(line.key)
+            while len(games) > OPENING_GAMES:
+                games.popitem(last=False)
+        else:
+            games.pop(line.key, None)
+        self.counts[key] += sign
+        self.winners.setdefault(opening.id, Counter())[line.winner] += sign
+
+    def summaries(self) -> list[OpeningSummary]:
+        summaries = []
+        for opening_id, pairs in self.pairs.items():
+            info = self.infos[opening_id]
+            rows = []
+            for pair, scores in pairs.items():
+                key = (opening_id, pair)
+                if self.counts[key] <= 0:
+                    continue
+                colour = tuple(ColourScore(player, *scores[player]) for player in pair)
+                rows.append(
+                    OpeningPairing(
+                        scores=(colour[0], colour[1]),
+                        games=tuple(self.games[key].values()),
+                        game_count=self.counts[key],
+                    )
+                )
+            if not rows:
+                continue
+            winners = self.winners[opening_id]
+            summaries.append(
+                OpeningSummary(
+                    id=opening_id,
+                    name=info.name,
+                    text=info.text,
+                    pairings=tuple(rows),
+                    wins_for_white=winners[Winner.WHITE],
+                    wins_for_black=winners[Winner.BLACK],
+                    draws=winners[Winner.DRAW],
+                )
             )
-        )
-    return summaries
+        return summaries
 
 
 def _match_statistics(players: Sequence[str], results: Sequence[FinishedGame]) -> MatchStatistics | None:
     """Pentanomial counts and the pair-based Elo of a two-player event played in opening pairs."""
-    if len(players) != 2 or not any(result.pair_index is not None for result in results):
+    if len(players) != 2 or not results:
         return None
     player, opponent = players
     try:
@@ -340,12 +510,3 @@ def _match_statistics(players: Sequence[str], results: Sequence[FinishedGame]) -
         elo=elo,
     )
 
-
-def _sprt(event: EventInfo, players: Sequence[str], results: Sequence[FinishedGame]) -> SprtStatus | None:
-    """Where the SPRT of a match that has one stands, from the first player's side."""
-    if event.sprt is None or len(players) != 2:
-        return None
-    try:
-        return sprt_status(event.sprt, results, players[0], players[1], paired=event.ballot_pairs)
-    except ValueError:
-        return None  # pairs that do not fit together: no sound test to show

@@ -12,6 +12,7 @@ from arbiter.store.errors import (
 )
 from arbiter.store.events import Event, EventKind, StoredEvent
 from arbiter.store.models import (
+    GameLine,
     PlayerEntry,
     StoredEngine,
     StoredGame,
@@ -27,6 +28,7 @@ __all__ = [
     "Event",
     "EventKind",
     "GameAlreadyRecordedError",
+    "GameLine",
     "GameMismatchError",
     "PlayerEntry",
     "StoreDamagedError",

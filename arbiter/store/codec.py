@@ -70,7 +70,23 @@ def game_columns(tournament_id: int, planned: PlannedGame, record: GameRecord) -
         "ended_at": None if record.ended_at is None else record.ended_at.isoformat(),
         "warnings": dump_json(record.warnings),
         "tags": dump_json(record.tags),
-    }
+    } | move_stats(record)
+
+
+def move_stats(record: GameRecord) -> dict[str, Any]:
+    """Each side's timed moves and their seconds, and its moves with a depth and their sum (the
+    opening's moves left out): what an engine page adds up over the engine's games."""
+    stats: dict[str, Any] = {}
+    for side in (Side.WHITE, Side.BLACK):
+        own = [move for move in record.moves if move.side is side and not move.from_opening]
+        timed = [move.elapsed for move in own if move.elapsed is not None]
+        depths = [move.info.depth for move in own if move.info is not None and move.info.depth is not None]
+        prefix = side.value
+        stats[f"{prefix}_timed"] = len(timed)
+        stats[f"{prefix}_seconds"] = float(sum(timed))
+        stats[f"{prefix}_depths"] = len(depths)
+        stats[f"{prefix}_depth_sum"] = sum(depths)
+    return stats
 
 
 def is_finished(record: GameRecord) -> bool:

@@ -190,6 +190,9 @@ def _check_schema(path: Path, uri: str, *, check: bool | None) -> bool:
     if not version_text.isdigit():
         raise StoreVersionError(path, None, SCHEMA_VERSION, f"schema_version is {version_text!r}")
     version = int(version_text)
+    if version == 1:
+        _migrate_from_1(path)
+        return False
     if version != SCHEMA_VERSION:
         raise StoreVersionError(path, version, SCHEMA_VERSION)
     return False
@@ -203,6 +206,50 @@ def _check_writable(connection: sqlite3.Connection) -> None:
         connection.execute("UPDATE meta SET value = value WHERE key = 'application'")
     finally:
         connection.execute("ROLLBACK")
+# Version 2 gave each game its revision (the order games were stored) and each side's move counts.
+_GAME_COLUMNS_2 = (
+    "revision INTEGER NOT NULL DEFAULT 0",
+    "white_timed INTEGER NOT NULL DEFAULT 0",
+    "white_seconds FLOAT NOT NULL DEFAULT 0",
+    "white_depths INTEGER NOT NULL DEFAULT 0",
+    "white_depth_sum INTEGER NOT NULL DEFAULT 0",
+    "black_timed INTEGER NOT NULL DEFAULT 0",
+    "black_seconds FLOAT NOT NULL DEFAULT 0",
+    "black_depths INTEGER NOT NULL DEFAULT 0",
+    "black_depth_sum INTEGER NOT NULL DEFAULT 0",
+)
+_SIDE_STATS = """
+UPDATE game SET
+  {side}_timed = (SELECT count(elapsed) FROM move WHERE game_id = game.id AND side = '{side}'
+                  AND NOT from_opening),
+  {side}_seconds = (SELECT coalesce(sum(elapsed), 0) FROM move WHERE game_id = game.id
+                    AND side = '{side}' AND NOT from_opening),
+  {side}_depths = (SELECT count(depth) FROM move WHERE game_id = game.id AND side = '{side}'
+                   AND NOT from_opening),
+  {side}_depth_sum = (SELECT coalesce(sum(depth), 0) FROM move WHERE game_id = game.id
+                      AND side = '{side}' AND NOT from_opening)
+"""
+
+
+def _migrate_from_1(path: Path) -> None:
+    """Bring a version 1 database to version 2 in one transaction: the new columns, filled from the
+    games and moves already stored (the row id stands for the order games were stored)."""
+    connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        for column in _GAME_COLUMNS_2:
+            connection.execute(f"ALTER TABLE game ADD COLUMN {column}")
+        connection.execute("UPDATE game SET revision = id")
+        for side in ("white", "black"):
+            connection.execute(_SIDE_STATS.format(side=side))
+        connection.execute("CREATE INDEX ix_game_revision ON game (tournament_id, revision)")
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+        connection.execute("COMMIT")
+    except sqlite3.Error as exc:
+        connection.execute("ROLLBACK")
+        raise StoreError(f"{path}: cannot bring the database from schema version 1 to 2: {exc}") from None
+    finally:
+        connection.close()
 
 
 def _create_schema(writer: Engine) -> None:

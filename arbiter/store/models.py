@@ -75,10 +75,43 @@ class StoredGame:
     opening_id: str | None
     opening_index: int | None
     record: GameRecord
+    revision: int = 0
+    """When it was stored, among the tournament's games: see `TournamentStore.games_since`."""
 
     @property
     def finished(self) -> bool:
         return self.record.winner is not Winner.UNFINISHED
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """A stored game without its moves: what lists of games, standings and engine pages show.
+
+    `timed`/`seconds`/`depths`/`depth_sum` are (White's, Black's): moves with a time and the seconds
+    they took, moves with a depth and the depths added up, the opening's moves left out.
+    """
+
+    id: int
+    key: GameKey
+    revision: int
+    cycle: int
+    pair_index: int | None
+    white: str
+    black: str
+    variant: str
+    winner: Winner
+    termination: str | None
+    reason: str
+    plies: int
+    started_at: datetime
+    ended_at: datetime | None
+    opening_id: str | None
+    opening: str | None
+    """The opening record as JSON text, when the game started from one."""
+    timed: tuple[int, int]
+    seconds: tuple[float, float]
+    depths: tuple[int, int]
+    depth_sum: tuple[int, int]
 
 
 @dataclass(frozen=True)

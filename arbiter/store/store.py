@@ -52,6 +52,7 @@ from arbiter.store.errors import (
 )
 from arbiter.store.events import Event, EventKind, StoredEvent, now
 from arbiter.store.models import (
+    GameLine,
     PlayerEntry,
     StoredEngine,
     StoredGame,
@@ -271,7 +272,8 @@ class TournamentStore:
                     )
                 ).first()
                 if taken is None:
-                    ids = _insert_new_games(session, tournament_id, games)
+                    first = self._next_revision(session, tournament_id)
+                    ids = _insert_new_games(session, tournament_id, games, first)
                 else:  # some keys are stored already: each game as `record_game` would store it
                     ids = [
                         self._store_game(session, tournament_id, planned, record, ())
@@ -292,6 +294,7 @@ class TournamentStore:
         events: Sequence[Event],
     ) -> int:
         columns = game_columns(tournament_id, planned, record)
+        columns["revision"] = self._next_revision(session, tournament_id)
         key = columns["game_key"]
         existing = session.exec(
             select(GameRow).where(GameRow.tournament_id == tournament_id, GameRow.game_key == key)
@@ -339,6 +342,11 @@ class TournamentStore:
             row = self._tournament_row(session, tournament_id)
             row.variant = variant
             row.time_control = time_control
+    def _next_revision(self, session: Session, tournament_id: int) -> int:
+        highest = session.execute(
+            sql_select(func.max(col(GameRow.revision))).where(col(GameRow.tournament_id) == tournament_id)
+        ).scalar()
+        return int(highest or 0) + 1
 
     def finished_keys(self, tournament_id: int) -> set[GameKey]:
         """The keys of the games that have a result: what a resumed run must not play again."""
@@ -378,6 +386,41 @@ class TournamentStore:
             ).all()
             moves = self._moves_of(session, [row.id for row in rows if row.id is not None])
             return [_stored_game(row, moves.get(row.id or 0, [])) for row in rows]
+
+    def revision(self, tournament_id: int) -> int:
+        """The tournament's highest game revision: every write of a game raises it by one."""
+        with Session(self._reader) as session:
+            self._tournament_row(session, tournament_id)
+            return self._next_revision(session, tournament_id) - 1
+
+    def games_since(self, tournament_id: int, revision: int = 0, *, batch: int = 50) -> Iterator[StoredGame]:
+        """The games written after `revision`, with their moves, in the order they were written; read
+        `batch` games at a time, so that a whole event goes through in little memory."""
+        last = revision
+        while True:
+            with Session(self._reader) as session:
+                self._tournament_row(session, tournament_id)
+                rows = session.exec(
+                    select(GameRow)
+                    .where(GameRow.tournament_id == tournament_id, col(GameRow.revision) > last)
+                    .order_by(col(GameRow.revision))
+                    .limit(batch)
+                ).all()
+                moves = self._moves_of(session, [row.id for row in rows if row.id is not None])
+                found = [_stored_game(row, moves.get(row.id or 0, [])) for row in rows]
+            yield from found
+            if len(found) < batch:
+                return
+            last = found[-1].revision
+
+    def game_lines(self, tournament_id: int, since_revision: int = 0) -> list[GameLine]:
+        """The games written after `since_revision` (all of them by default), without their moves, in
+        the order they were written. Read with plain SQL: an event can hold 100,000 games."""
+        with self._reader.connect() as connection:
+            with Session(self._reader) as session:
+                self._tournament_row(session, tournament_id)
+            rows = connection.exec_driver_sql(_LINE_QUERY, (tournament_id, since_revision)).fetchall()
+        return [_game_line(row) for row in rows]
 
     def game(self, tournament_id: int, key: GameKey) -> StoredGame | None:
         """The game stored under `key`, or None."""
@@ -554,15 +597,21 @@ class TournamentStore:
 
 
 def _insert_new_games(
-    session: Session, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]
+    session: Session,
+    tournament_id: int,
+    games: Sequence[tuple[PlannedGame, GameRecord]],
+    first_revision: int,
 ) -> list[int]:
     """Insert games whose keys are not stored yet, with one statement for all their moves (the ORM's
-    bookkeeping of each game row would cost more than the rows themselves)."""
+    bookkeeping of each game row would cost more than the rows themselves); their revisions follow on
+    from `first_revision` in the order given."""
     connection = session.connection()
     ids: list[int] = []
     moves: list[dict[str, Any]] = []
-    for planned, record in games:
-        inserted = connection.execute(_GAME_INSERT, game_columns(tournament_id, planned, record))
+    for offset, (planned, record) in enumerate(games):
+        columns = game_columns(tournament_id, planned, record)
+        columns["revision"] = first_revision + offset
+        inserted = connection.execute(_GAME_INSERT, columns)
         key = inserted.inserted_primary_key
         assert key is not None
         game_id = int(key[0])
@@ -655,6 +704,41 @@ def _param_decl(data: dict[str, Any]) -> ParamDecl:
     )
 
 
+_LINE_QUERY = (
+    "SELECT id, round, board, game_number, revision, cycle, pair_index, white, black, variant, winner, "
+    "termination, reason, plies, started_at, ended_at, opening_id, opening, white_timed, black_timed, "
+    "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
+    "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
+)
+
+
+def _game_line(row: Any) -> GameLine:
+    (id_, round_, board, number, revision, cycle, pair_index, white, black, variant, winner) = row[:11]
+    (termination, reason, plies, started_at, ended_at, opening_id, opening) = row[11:18]
+    return GameLine(
+        id=id_,
+        key=GameKey(round=round_, board=board, game=number),
+        revision=revision,
+        cycle=cycle,
+        pair_index=pair_index,
+        white=white,
+        black=black,
+        variant=variant,
+        winner=Winner(winner),
+        termination=termination,
+        reason=reason or "",
+        plies=plies,
+        started_at=datetime.fromisoformat(started_at),
+        ended_at=None if ended_at is None else datetime.fromisoformat(ended_at),
+        opening_id=opening_id,
+        opening=opening,
+        timed=(row[18], row[19]),
+        seconds=(row[20], row[21]),
+        depths=(row[22], row[23]),
+        depth_sum=(row[24], row[25]),
+    )
+
+
 def _stored_game(row: GameRow, moves: list[MoveRow]) -> StoredGame:
     assert row.id is not None
     return StoredGame(
@@ -665,6 +749,7 @@ def _stored_game(row: GameRow, moves: list[MoveRow]) -> StoredGame:
         opening_id=row.opening_id,
         opening_index=row.opening_index,
         record=record_from_rows(row, moves),
+        revision=row.revision,
     )
 
 

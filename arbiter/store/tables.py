@@ -13,7 +13,7 @@ from sqlalchemy import Index, UniqueConstraint
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Raise when a table or column changes; a database of another version is refused, not guessed at."""
 
 APPLICATION = "arbiter"
@@ -86,6 +86,8 @@ class GameRow(StoreModel, table=True):
         # The standings read only these columns of the finished games of one tournament: a covering
         # index answers them without visiting the table.
         Index("ix_game_results", "tournament_id", "finished", "white", "black", "winner"),
+        # What changed since a revision: the published site reads only the games stored after its own.
+        Index("ix_game_revision", "tournament_id", "revision"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -122,6 +124,19 @@ class GameRow(StoreModel, table=True):
     ended_at: str | None = None
     warnings: str | None = None
     tags: str | None = None
+    revision: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """Raised on every write of the game: one more than the tournament's highest so far. The site keeps
+    the highest it has published, and reads only the games stored since."""
+    white_timed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    """White's moves with a time (its own, not the opening's), and the seconds they took; then the same
+    for moves with a search depth. Kept with the game so the engine pages sum games, not moves."""
+    white_seconds: float = Field(default=0.0, sa_column_kwargs={"server_default": "0"})
+    white_depths: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    white_depth_sum: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    black_timed: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    black_seconds: float = Field(default=0.0, sa_column_kwargs={"server_default": "0"})
+    black_depths: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    black_depth_sum: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class MoveRow(StoreModel, table=True):

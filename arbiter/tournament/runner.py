@@ -35,6 +35,7 @@ from arbiter.engines import (
 )
 from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import play_game
+from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.referee.session import start_failure_record
 from arbiter.referee.setup import GameSetup
@@ -115,6 +116,8 @@ class RunSummary:
 
 
 AfterGame = Callable[[int], None]
+GameWatch = Callable[[PlannedGame], GameObserver]
+"""Gives the observer of a game the runner plays here (the published site's live page)."""
 
 
 class _Seating(NamedTuple):
@@ -154,8 +157,10 @@ class TournamentRunner:
         after_game: AfterGame | None = None,
         log_dir: Path | None = None,
         remote: RemoteGames | None = None,
+        game_observer: GameWatch | None = None,
     ) -> None:
         self.config = config
+        self.game_observer = game_observer
         self.engines = {e.name: e for e in engines}
         self.plan: TournamentPlan = plan_tournament(config)
         self.observer: RunObserver = observer or QuietObserver()
@@ -485,6 +490,7 @@ class TournamentRunner:
                 opened[Color.BLACK],
                 white_player=PlayerRecord(name=game.white),
                 black_player=PlayerRecord(name=game.black),
+                observer=None if self.game_observer is None else self.game_observer(game),
             )
         events = []
         for color, engine in opened.items():

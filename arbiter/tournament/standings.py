@@ -1,15 +1,29 @@
 """Standings, head-to-head scores, the crosstable and per-opening results, from finished games.
 
 Everything here is a pure function of a list of `FinishedGame`s; the order of the list does not matter
-except where a result lists things "in order of first appearance".
+except where a result lists things "in order of first appearance". The games may also be given counted
+(a mapping from a result to how many games ended so): a long event has a few hundred distinct results
+among its 100,000 games, and the functions then do the work once per distinct result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from arbiter.tournament.scoring import STANDARD, FinishedGame, ScoringScheme
+
+Results = Iterable[FinishedGame] | Mapping[FinishedGame, int]
+"""Finished games, one by one or counted."""
+
+
+def counted(games: Results) -> list[tuple[FinishedGame, int]]:
+    """Each distinct result once, with the number of games that ended so, in order of first appearance."""
+    if isinstance(games, Mapping):
+        return [(game, count) for game, count in games.items() if count > 0]
+    return list(Counter(games).items())
 
 
 @dataclass(frozen=True)
@@ -35,25 +49,25 @@ class Tally:
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
 
-    def with_fraction(self, fraction: float) -> Tally:
-        """This tally plus one game in which the player earned `fraction` (1, 1/2 or 0)."""
+    def with_fraction(self, fraction: float, count: int = 1) -> Tally:
+        """This tally plus `count` games in which the player earned `fraction` (1, 1/2 or 0)."""
         if fraction == 1.0:
-            return Tally(self.wins + 1, self.draws, self.losses)
+            return Tally(self.wins + count, self.draws, self.losses)
         if fraction == 0.5:
-            return Tally(self.wins, self.draws + 1, self.losses)
-        return Tally(self.wins, self.draws, self.losses + 1)
+            return Tally(self.wins, self.draws + count, self.losses)
+        return Tally(self.wins, self.draws, self.losses + count)
 
 
-def tally(games: Iterable[FinishedGame], player: str, opponent: str | None = None) -> Tally:
+def tally(games: Results, player: str, opponent: str | None = None) -> Tally:
     """`player`'s wins, draws and losses, against `opponent` only when one is named."""
     result = Tally()
-    for game in games:
+    for game, count in counted(games):
         if game.involves(player) and (opponent is None or game.opponent_of(player) == opponent):
-            result = result.with_fraction(game.fraction_for(player))
+            result = result.with_fraction(game.fraction_for(player), count)
     return result
 
 
-def head_to_head(games: Iterable[FinishedGame], player: str, opponent: str) -> Tally:
+def head_to_head(games: Results, player: str, opponent: str) -> Tally:
     """`player`'s record against `opponent`."""
     return tally(games, player, opponent)
 
@@ -74,7 +88,7 @@ class Standing:
 
 
 def standings(
-    games: Sequence[FinishedGame], players: Sequence[str] | None = None, scheme: ScoringScheme = STANDARD
+    games: Results, players: Sequence[str] | None = None, scheme: ScoringScheme = STANDARD
 ) -> list[Standing]:
     """The table, best first: by points, then Sonneborn-Berger, then wins; players equal on all
     three share a rank and are listed by name.
@@ -83,19 +97,20 @@ def standings(
     opponent's final points. `players` lists everyone to show, including those without games; without
     it the players are those found in the games.
     """
-    names = _player_list(games, players)
+    grouped = counted(games)
+    names = _player_list(grouped, players, partial(_game_number, games))
     points = {name: 0.0 for name in names}
     white = {name: Tally() for name in names}
     black = {name: Tally() for name in names}
-    for game in games:
-        white[game.white] = white[game.white].with_fraction(game.fraction_for(game.white))
-        black[game.black] = black[game.black].with_fraction(game.fraction_for(game.black))
-        points[game.white] += scheme.points_for(game, game.white)
-        points[game.black] += scheme.points_for(game, game.black)
+    for game, count in grouped:
+        white[game.white] = white[game.white].with_fraction(game.fraction_for(game.white), count)
+        black[game.black] = black[game.black].with_fraction(game.fraction_for(game.black), count)
+        points[game.white] += scheme.points_for(game, game.white) * count
+        points[game.black] += scheme.points_for(game, game.black) * count
     sonneborn_berger = {name: 0.0 for name in names}
-    for game in games:
+    for game, count in grouped:
         for player in game.players:
-            sonneborn_berger[player] += game.fraction_for(player) * points[game.opponent_of(player)]
+            sonneborn_berger[player] += game.fraction_for(player) * points[game.opponent_of(player)] * count
 
     def sort_key(name: str) -> tuple[float, float, int, str]:
         return (-points[name], -sonneborn_berger[name], -(white[name] + black[name]).wins, name)
@@ -144,16 +159,17 @@ class Crosstable:
 
 
 def crosstable(
-    games: Sequence[FinishedGame], players: Sequence[str] | None = None, scheme: ScoringScheme = STANDARD
+    games: Results, players: Sequence[str] | None = None, scheme: ScoringScheme = STANDARD
 ) -> Crosstable:
-    order = tuple(standing.player for standing in standings(games, players, scheme))
+    grouped = counted(games)
+    order = tuple(standing.player for standing in standings(dict(grouped), players, scheme))
     records: dict[tuple[str, str], Tally] = {}
     points: dict[tuple[str, str], float] = {}
-    for game in games:
+    for game, count in grouped:
         for player in game.players:
             key = (player, game.opponent_of(player))
-            records[key] = records.get(key, Tally()).with_fraction(game.fraction_for(player))
-            points[key] = points.get(key, 0.0) + scheme.points_for(game, player)
+            records[key] = records.get(key, Tally()).with_fraction(game.fraction_for(player), count)
+            points[key] = points.get(key, 0.0) + scheme.points_for(game, player) * count
     cells = {
         key: PairScore(player=key[0], opponent=key[1], points=points[key], record=record)
         for key, record in records.items()
@@ -205,10 +221,14 @@ def opening_results(games: Sequence[FinishedGame]) -> list[OpeningResult]:
     return results
 
 
-def _player_list(games: Sequence[FinishedGame], players: Sequence[str] | None) -> list[str]:
+def _player_list(
+    games: Sequence[tuple[FinishedGame, int]],
+    players: Sequence[str] | None,
+    where: Callable[[FinishedGame], str],
+) -> list[str]:
     if players is None:
         found: dict[str, None] = {}
-        for game in games:
+        for game, _ in games:
             found.setdefault(game.white)
             found.setdefault(game.black)
         return list(found)
@@ -216,8 +236,15 @@ def _player_list(games: Sequence[FinishedGame], players: Sequence[str] | None) -
     if len(set(names)) != len(names):
         raise ValueError("a player is listed twice")
     known = set(names)
-    for number, game in enumerate(games, start=1):
+    for game, _ in games:
         for player in game.players:
             if player not in known:
-                raise ValueError(f"game {number} ({game.white} - {game.black}): {player!r} is not a player")
+                raise ValueError(f"{where(game)} ({game.white} - {game.black}): {player!r} is not a player")
     return names
+
+
+def _game_number(games: Results, game: FinishedGame) -> str:
+    """``game 12``: where `game` first appears among `games` (for an error message)."""
+    if isinstance(games, Sequence):
+        return f"game {games.index(game) + 1}"
+    return "a game"

@@ -28,7 +28,8 @@ CASES = {
     "referee_overhead": (["--games", "2"], "plies"),
     "tournament_throughput": (["--games", "2"], "games/s"),
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
-    "report_scale": (["--games", "20"], "site"),
+    "report_scale": (["--games", "20"], "refresh after one more game"),
+    "publish_overhead": (["--games", "4"], "publishing adds"),
     "statistics_speed": (["--games", "100", "--players", "4"], "rating list"),
     "pdn_import": (["--games", "20", "--small", "10"], "games/minute"),
 }

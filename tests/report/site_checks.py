@@ -121,6 +121,8 @@ def crawl(root: Path) -> Crawl:
         pages[path] = page
         for link in page.links:
             parts = urlsplit(link)
+            if parts.scheme == "data":  # inline (the empty icon): nothing is fetched
+                continue
             if parts.scheme or parts.netloc:
                 broken.append(f"{path.relative_to(root.resolve())}: {link} leaves the site")
                 continue

@@ -76,3 +76,14 @@ def test_the_site_names_where_the_openings_come_from(tmp_path: Path, openings: s
     )
     config, _ = load_tournament(path)
     assert describe_openings(config) == f"{words}; each opening played twice, colours swapped"
+
+
+def test_a_principal_variation_reads_in_the_variants_move_notation() -> None:
+    from arbiter.report.replay import pv_text
+    from arbiter.rules import Position, get_variant
+
+    start = Position.start(get_variant("english"))
+    # Hub names every captured square (15x22x18); PDN writes the capture from where to where (15x22).
+    assert pv_text(start, ["10-15", "22-18", "15x22x18"]) == "10-15 22-18 15x22"
+    # From the first move that does not read, the rest is shown as the engine sent it.
+    assert pv_text(start, ["10-15", "9-14", "22-18"]) == "10-15 9-14 22-18"

@@ -3,12 +3,14 @@ watched. The site is read while a real run is still playing its last game."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from report_games import ENGINES
 
@@ -39,6 +41,13 @@ def write_match(folder: Path) -> Path:
     return path
 
 
+def live_games(path: Path) -> list[dict[str, Any]]:
+    """The games in the live page's data file (``window.arbiterLive = {...};``)."""
+    text = path.read_text(encoding="utf-8")
+    games: list[dict[str, Any]] = json.loads(text.split("=", 1)[1].strip().rstrip(";"))["games"]
+    return games
+
+
 def games_by_state(database: Path) -> tuple[int, int]:
     """(finished, unfinished) games stored so far."""
     try:
@@ -63,13 +72,12 @@ def test_run_with_report_shows_each_finished_game_while_the_run_goes_on(tmp_path
         games_page, index = site / "games.html", site / "index.html"
 
         def refreshed() -> bool:
-            # index.html is the last page a refresh writes: once it names the game, the refresh is done.
-            return (
-                games_page.exists()
-                and "1 of 2 games played" in games_page.read_text(encoding="utf-8")
-                and index.exists()
-                and 'href="games/r1-b1-g1.html"' in index.read_text(encoding="utf-8")
-            )
+            # index.html is the last page but one a refresh writes (the live page is the last one):
+            # once it names the game, the games list and the game's page are written.
+            if not (games_page.exists() and index.exists()):
+                return False
+            text = index.read_text(encoding="utf-8")
+            return "1 of 2 games played" in text and 'href="games/r1-b1-g1.html"' in text
 
         while not refreshed():
             assert run.poll() is None, "the run ended before its site showed the first game"
@@ -83,8 +91,18 @@ def test_run_with_report_shows_each_finished_game_while_the_run_goes_on(tmp_path
         assert "Black resigned" in first.read_text(encoding="utf-8")
         event_pdn = (site / "event.pdn").read_text(encoding="utf-8")
         assert event_pdn.count("[Event ") == 1 and '[GameId "r1-b1-g1"]' in event_pdn
+        # The second game is being played (sleeper thinks for minutes): the live page's data has it,
+        # with the moves made so far, and the first game's page links to nothing after it yet.
+        live = site / "live-data.js"
+        while '"key":"r1-b1-g2"' not in (live.read_text(encoding="utf-8") if live.exists() else ""):
+            assert time.monotonic() < deadline, "the live page never showed the game being played"
+            time.sleep(0.1)
+        (playing,) = live_games(live)
+        assert playing["ply"] >= 1 and [p["name"] for p in playing["players"]] == ["sleeper", "quitter"]
         run.send_signal(signal.SIGINT)
         output, _ = run.communicate(timeout=60)
+        # The run stopped the publisher after a last refresh: no game is shown as being played.
+        assert live_games(live) == []
     finally:
         if run.poll() is None:  # a failed check: stop the run as a user would, so it stops its engines
             run.send_signal(signal.SIGINT)

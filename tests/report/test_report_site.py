@@ -17,7 +17,7 @@ from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.referee.record import GameOutcome, MoveRecord, Side, Termination, Winner
 from arbiter.report import GameEntry, SiteError, build_site
-from arbiter.report import site as site_module
+from arbiter.report import pages as pages_module
 from arbiter.report.embed import script_json
 from arbiter.rules import Color, Position, get_variant
 from arbiter.tournament.standings import opening_results, standings
@@ -93,7 +93,7 @@ def table_ranks(text: str, css_class: str) -> tuple[list[str], list[str]]:
     return rows, re.findall(r'<th class="num" title="[^"]*">([^<]*)</th>', head)
 
 
-def test_tied_players_share_their_rank_in_the_standings_and_the_crosstable(tmp_path: Path) -> None:
+def test_tied_players_share_their_place_and_the_crosstable_numbers_each_column_once(tmp_path: Path) -> None:
     played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, openings=False)
     # Alpha wins every game it plays; Bravo and Charlie draw both of theirs, so they tie for second.
     games = []
@@ -109,7 +109,13 @@ def test_tied_players_share_their_rank_in_the_standings_and_the_crosstable(tmp_p
     text = (tmp_path / "index.html").read_text(encoding="utf-8")
     standing_ranks, _ = table_ranks(text, "standings")
     cross_ranks, cross_heads = table_ranks(text, "crosstable")
-    assert standing_ranks == cross_ranks == cross_heads == ["1", "2", "2"]
+    # Tied players share their place, written as a range; the crosstable numbers its rows and
+    # columns 1, 2, 3, so each number heads one column only.
+    assert standing_ranks == ["1", "2\u20133", "2\u20133"]
+    assert cross_ranks == cross_heads == ["1", "2", "3"]
+    crosstable = text.split('<table class="crosstable">')[1].split("</table>")[0]
+    places = re.findall(r'<td class="num">([^<]*)</td>\s*</tr>', crosstable)
+    assert places == ["1", "2\u20133", "2\u20133"]
     assert table_names(text, "crosstable") == ["Alpha", "Bravo", "Charlie"]
 
 
@@ -210,9 +216,11 @@ def test_game_and_event_pdn_read_back_move_for_move(english: tuple[PlayedEvent, 
 
 def test_openings_page_scores_each_pairing_by_colour(english: tuple[PlayedEvent, Path]) -> None:
     played, site = english
-    text = html.unescape((site / "openings.html").read_text(encoding="utf-8"))
+    listed = html.unescape((site / "openings.html").read_text(encoding="utf-8"))
     results = [r for r in (game.finished_game() for game in played.games) if r is not None]
     for result in opening_results(results):
+        assert f'href="openings/{result.opening_id}.html">{result.opening_id}</a>' in listed
+        text = html.unescape((site / "openings" / f"{result.opening_id}.html").read_text(encoding="utf-8"))
         section = text.split(f'<span class="opening-id">{result.opening_id}</span>', 1)[1].split(
             "</section>"
         )[0]
@@ -361,7 +369,7 @@ def test_game_pages_made_by_worker_processes_are_the_same_as_made_here(
 ) -> None:
     played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2)
     build_site(tmp_path / "here", played.event, played.games, workers=1)
-    monkeypatch.setattr(site_module, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(pages_module, "PARALLEL_FROM", 2)
     built = build_site(tmp_path / "workers", played.event, played.games, workers=2)
     assert built.games_written == len(played.games)
     here = sorted(path.relative_to(tmp_path / "here") for path in (tmp_path / "here" / "games").iterdir())

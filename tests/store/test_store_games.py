@@ -154,12 +154,13 @@ def test_the_database_itself_refuses_a_second_row_for_a_game_key(tmp_path: Path)
         tid = new_tournament(store, PLAYERS)
         store.record_game(tid, game, game_for(game, Winner.WHITE))
     with closing(sqlite3.connect(path)) as connection, pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        connection.execute(
-            "INSERT INTO game SELECT NULL, tournament_id, game_key, round, board, game_number, cycle, "
+        columns = (
+            "tournament_id, game_key, round, board, game_number, cycle, "
             "pair_index, white, black, white_engine_id, black_engine_id, white_identity, black_identity, "
             "variant, time_control, start_fen, opening_id, opening_index, opening, finished, winner, "
-            "termination, rule, reason, plies, started_at, ended_at, warnings, tags FROM game"
+            "termination, rule, reason, plies, started_at, ended_at, warnings, tags"
         )
+        connection.execute(f"INSERT INTO game (id, {columns}) SELECT NULL, {columns} FROM game")
 
 
 def test_an_abandoned_game_is_not_finished_and_a_finished_record_replaces_it(tmp_path: Path) -> None:

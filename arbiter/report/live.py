@@ -1,0 +1,216 @@
+"""The games being played, move by move, for the site's live page.
+
+The runner's side is `LiveWatcher`, a referee `GameObserver` that hands each move on as a few plain
+values (the position as its three bitboards, not as text), so watching costs the engines' timing
+next to nothing. The publisher's side is `LiveGames`: it keeps the running games and writes them to
+``live-data.js`` in the site at most once a second, as a script that sets one global value. A page
+opened from a folder on the disk may not fetch() a file, but it may load a script, so the live page
+reloads that script every second: it works from the disk and from any web server alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arbiter.notation.movetext import MoveTextError
+from arbiter.referee.observer import GameObserver
+from arbiter.referee.record import GameRecord, MoveRecord
+from arbiter.report.embed import script_json
+from arbiter.report.files import write_atomic
+from arbiter.report.replay import board_letters, pv_text
+from arbiter.rules import Color, Position, UnknownVariantError, get_variant
+
+LIVE_DATA = "live-data.js"
+LIVE_GLOBAL = "arbiterLive"
+WRITE_EVERY_SECONDS = 1.0
+_NUMBERS = re.compile(r"\d+")
+
+Message = tuple[Any, ...]
+"""What the watcher sends: ("start", key, white, black, variant, start bitboards...), ("move", key,
+...), ("end", key, reason). Plain tuples, cheap to pickle."""
+
+
+class LiveWatcher(GameObserver):
+    """Hands one game's moves to `send` as they are played."""
+
+    def __init__(self, key: str, send: Callable[[Message], None]) -> None:
+        self.key = key
+        self.send = send
+
+    def game_started(self, record: GameRecord, position: Position) -> None:
+        self.send(
+            ("start", self.key, record.white.name, record.black.name, record.variant, record.time_control)
+            + _bitboards(position)
+        )
+
+    def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
+        info = move.info
+        self.send(
+            (
+                "move",
+                self.key,
+                move.ply,
+                move.side.value,
+                move.text,
+                move.hub,
+                move.clock,
+                None if info is None else info.depth,
+                None if info is None else info.score,
+                None if info is None else info.nodes,
+                None if info is None else tuple(info.pv),
+            )
+            + _bitboards(position)
+        )
+
+    def game_ended(self, record: GameRecord, position: Position) -> None:
+        self.send(("end", self.key, record.outcome.reason if record.outcome else ""))
+
+
+class MessageBatch:
+    """Collects the watchers' messages and hands them on together, `delay` seconds after the first
+    of a batch: one hand-over for the moves of a fraction of a second, not one per move. Used on the
+    event loop that plays the games (outside one, every message is handed on at once)."""
+
+    def __init__(self, send: Callable[[Message], None], delay: float = 0.25) -> None:
+        self.send = send
+        self.delay = delay
+        self.pending: list[Message] = []
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, message: Message) -> None:
+        self.pending.append(message)
+        if self.timer is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        self.timer = loop.call_later(self.delay, self.flush)
+
+    def flush(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.pending:
+            batch, self.pending = self.pending, []
+            self.send(("batch", tuple(batch)))
+
+
+def _bitboards(position: Position) -> tuple[int, int, int, int, str]:
+    return (position.white, position.black, position.kings, position.mules, position.turn.letter)
+
+
+@dataclass
+class _Game:
+    key: str
+    white: str
+    black: str
+    variant: str
+    time_control: str
+    position: tuple[int, int, int, int, str]
+    before: tuple[int, int, int, int, str] | None = None
+    """The position before the last move: where the engine's principal variation starts."""
+    ply: int = 0
+    last: str = ""
+    hub: str = ""
+    side: str = ""
+    clocks: dict[str, float | None] = field(default_factory=lambda: {"white": None, "black": None})
+    info: tuple[Any, ...] | None = None
+
+
+class LiveGames:
+    """The running games of an event, written to ``live-data.js`` in `out` when they change."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.games: dict[str, _Game] = {}
+        self.dirty = True
+        self.written_at = -float("inf")
+
+    def apply(self, message: Message) -> None:
+        kind, key = message[0], message[1]
+        if kind == "batch":
+            for each in key:
+                self.apply(each)
+            return
+        if kind == "start":
+            _, _, white, black, variant, time_control, *board = message
+            self.games[key] = _Game(key, white, black, variant, time_control, _board(board))
+        elif kind == "move" and key in self.games:
+            game = self.games[key]
+            _, _, ply, side, text, hub, clock, depth, score, nodes, pv, *board = message
+            game.before, game.position = game.position, _board(board)
+            game.ply, game.side, game.last, game.hub = ply, side, text, hub
+            game.clocks[side] = clock
+            game.info = (depth, score, nodes, pv)
+        elif kind == "end":
+            self.games.pop(key, None)
+        self.dirty = True
+
+    def due(self, now: float) -> bool:
+        return self.dirty and now - self.written_at >= WRITE_EVERY_SECONDS
+
+    def write(self, now: float | None = None) -> None:
+        data = {"updated": time.time(), "games": [_game_data(game) for game in self.games.values()]}
+        write_atomic(self.out / LIVE_DATA, live_script(data))
+        self.dirty = False
+        self.written_at = time.monotonic() if now is None else now
+
+
+def live_script(data: dict[str, Any]) -> str:
+    """The data file the live page loads: one global value, the data as JSON."""
+    return f"window.{LIVE_GLOBAL} = {script_json(data)};\n"
+
+
+def _board(values: list[Any]) -> tuple[int, int, int, int, str]:
+    white, black, kings, mules, turn = values
+    return (int(white), int(black), int(kings), int(mules), str(turn))
+
+
+def _position(variant_id: str, board: tuple[int, int, int, int, str]) -> Position | None:
+    try:
+        variant = get_variant(variant_id)
+    except UnknownVariantError:
+        return None
+    white, black, kings, mules, turn = board
+    colour = Color.WHITE if turn == Color.WHITE.letter else Color.BLACK
+    return Position(variant, white, black, kings, colour, mules=mules)
+
+
+def _game_data(game: _Game) -> dict[str, Any]:
+    position = _position(game.variant, game.position)
+    first = position.variant.first_to_move if position is not None else Color.WHITE
+    players = [("white", game.white), ("black", game.black)]
+    if first is Color.BLACK:
+        players.reverse()
+    info: dict[str, Any] | None = None
+    if game.info is not None:
+        depth, score, nodes, pv = game.info
+        before = None if game.before is None else _position(game.variant, game.before)
+        line = ""
+        if pv:
+            try:
+                line = pv_text(before, list(pv)) if before is not None else " ".join(pv)
+            except (MoveTextError, ValueError):
+                line = " ".join(pv)
+        info = {"depth": depth, "score": score, "nodes": nodes, "pv": line}
+    squares = [int(number) for number in _NUMBERS.findall(game.hub)]
+    return {
+        "key": game.key,
+        "players": [{"side": side, "name": name, "clock": game.clocks[side]} for side, name in players],
+        "variant": game.variant,
+        "board": board_letters(position) if position is not None else "",
+        "ply": game.ply,
+        "last": game.last,
+        "side": game.side,
+        "step": [squares[0], squares[-1]] if len(squares) >= 2 else None,
+        "info": info,
+        "time_control": game.time_control,
+    }

@@ -1,0 +1,150 @@
+"""Publishing a running event from a child process, so that building pages never delays the engines.
+
+    publisher = Publisher(database, site, tournament_id)
+    publisher.start()
+    runner.after_game = publisher.game_finished     # a game is stored: refresh the site
+    runner.game_observer = publisher.watch           # its moves, for the live page
+    ...
+    publisher.close()                                # the last refresh, then the child ends
+
+The process that times the engines only puts small messages on a queue (the moves of a quarter of a
+second together; multiprocessing's queue hands them to the pipe from a thread of its own); the child,
+started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
+when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
+last refresh took (games that end meanwhile are published together), and the live page's data at most
+once a second.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import queue
+import signal
+import sys
+import time
+from multiprocessing.context import SpawnProcess
+from pathlib import Path
+
+from arbiter.report.live import LiveGames, LiveWatcher, Message, MessageBatch
+from arbiter.report.store_site import StoreSite
+from arbiter.tournament.schedule import PlannedGame
+
+REFRESH_EVERY_SECONDS = 1.0
+# ...and the site is refreshed at most once every so many times its last refresh took, so that on a
+# big event, whose refresh takes longer, publishing keeps to a small share of a core.
+REFRESH_SHARE = 30
+# The child is niced this much: on a busy machine the engines and the referee come first.
+NICENESS = 10
+CLOSE_TIMEOUT_SECONDS = 600.0
+
+
+class Publisher:
+    """The site of tournament `tournament_id` of `database`, kept up to date in `out` by a child."""
+
+    def __init__(
+        self, database: Path, out: Path, tournament_id: int, *, refresh_every: float = REFRESH_EVERY_SECONDS
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._queue: multiprocessing.Queue[Message] = context.Queue()
+        self._batch = MessageBatch(self._queue.put)
+        self._process: SpawnProcess = context.Process(
+            target=publish,
+            args=(self._queue, database, out, tournament_id, refresh_every),
+            name="arbiter-publisher",
+            daemon=True,
+        )
+
+    def start(self) -> None:
+        self._process.start()
+
+    def game_finished(self, tournament_id: int) -> None:
+        """A game was stored: the site is refreshed soon."""
+        self._queue.put(("refresh",))
+
+    def watch(self, game: PlannedGame) -> LiveWatcher:
+        """An observer for `game`'s referee that shows its moves on the live page."""
+        return LiveWatcher(str(game.key), self._batch.add)
+
+    def close(self) -> int | None:
+        """Ask for a last refresh, wait for the child to end and return its exit code."""
+        if self._process.pid is None:
+            return None
+        with contextlib.suppress(ValueError, OSError):
+            self._batch.flush()
+            self._queue.put(("stop",))
+        self._process.join(CLOSE_TIMEOUT_SECONDS)
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(5)
+        self._queue.close()
+        return self._process.exitcode
+
+
+def publish(
+    messages: multiprocessing.Queue[Message],
+    database: Path,
+    out: Path,
+    tournament_id: int,
+    refresh_every: float = REFRESH_EVERY_SECONDS,
+) -> None:
+    """The child's work: follow the messages until told to stop, then refresh one last time."""
+    # Ctrl-C at the terminal reaches the whole process group: the runner stops the event, and then
+    # tells this process to stop, so that the site shows how the event ended.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+    site = StoreSite(database, out, tournament_id)
+    live = LiveGames(out)
+    wanted = True  # the site as it stands at the start (a resumed event)
+    refreshed_at = -float("inf")
+    gap = refresh_every
+    stopping = False
+    while not stopping:
+        now = time.monotonic()
+        waits = [0.5]
+        if wanted:
+            waits.append(refreshed_at + gap - now)
+        if live.dirty:
+            waits.append(live.written_at + 1.0 - now)
+        try:
+            batch = [messages.get(timeout=max(0.0, min(waits)))]
+        except queue.Empty:
+            batch = []
+        with contextlib.suppress(queue.Empty):
+            while len(batch) < 10_000:
+                batch.append(messages.get_nowait())
+        for message in batch:
+            if message[0] == "refresh":
+                wanted = True
+            elif message[0] == "stop":
+                stopping = True
+            else:
+                live.apply(message)
+        now = time.monotonic()
+        if wanted and now - refreshed_at >= gap:
+            _refresh(site)  # one that failed is tried again after the next game
+            wanted = False
+            refreshed_at = time.monotonic()
+            gap = max(refresh_every, REFRESH_SHARE * (refreshed_at - now))
+        if live.due(time.monotonic()):
+            _write_live(live)
+    live.games.clear()
+    _write_live(live)
+    _refresh(site)
+
+
+def _refresh(site: StoreSite) -> None:
+    try:
+        site.refresh()
+    except Exception as error:  # a site that cannot be written must not stop the event
+        print(f"arbiter: the site was not refreshed: {error}", file=sys.stderr)
+
+
+def _write_live(live: LiveGames) -> None:
+    try:
+        live.write()
+    except OSError as error:
+        live.dirty = False
+        print(f"arbiter: the live page's data was not written: {error}", file=sys.stderr)

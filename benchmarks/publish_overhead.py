@@ -1,0 +1,127 @@
+"""Publish overhead: what publishing the site as games finish adds to the arbiter's CPU time.
+
+The same event is played twice through the full runner: 2,000 games between two bundled `random`
+engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
+the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
+told of every stored game and of every move of the running games, refreshing the site at most once a
+second and the live page's data at most once a second. The arbiter's CPU time is that of the runner's
+process plus, with the site, the publisher's; the engines' time is left out.
+
+    python benchmarks/publish_overhead.py               # 2,000 games
+    python benchmarks/publish_overhead.py --games 200   # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import resource
+import tempfile
+import time
+from multiprocessing.queues import Queue
+from pathlib import Path
+
+from arbiter.engines import EngineConfig
+from arbiter.report.live import LiveWatcher, Message, MessageBatch
+from arbiter.report.publisher import publish
+from arbiter.store import TournamentStore
+from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
+from arbiter.tournament.runner import TournamentRunner
+from arbiter.tournament.schedule import PlannedGame
+
+
+def timed_publish(
+    messages: Queue[Message], database: Path, out: Path, tournament_id: int, times: Queue[float]
+) -> None:
+    """The publisher's work, then its own CPU seconds."""
+    publish(messages, database, out, tournament_id)
+    used = os.times()
+    times.put(used.user + used.system)
+
+
+def cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float, float]:
+    """(wall seconds, runner CPU seconds, publisher CPU seconds) of one event."""
+    entries = [EngineEntry(name="random-a", bundled="random"), EngineEntry(name="random-b", bundled="random")]
+    config = TournamentConfig(
+        name="publish overhead",
+        variant="english",
+        time_control="st=1",
+        format="match",
+        cycles=games // 2,
+        games_per_encounter=2,
+        concurrency=2,
+        database=folder / f"overhead-{'site' if site else 'none'}.sqlite",
+        adjudication=Adjudication(max_plies=200),
+        engines=entries,
+    )
+    engines = [EngineConfig(name=e.name, command=bundled_command("random")) for e in entries]
+    runner = TournamentRunner(config, engines)
+    context = multiprocessing.get_context("spawn")
+    messages: Queue[Message] = context.Queue()
+    times: Queue[float] = context.Queue()
+    before = cpu()
+    started = time.perf_counter()
+    with TournamentStore.open(config.database) as store:
+        child = None
+        if site is not None:
+            tournament_id = runner.open_tournament(store)
+            child = context.Process(
+                target=timed_publish, args=(messages, store.path, site, tournament_id, times)
+            )
+            child.start()
+            runner.after_game = lambda _: messages.put(("refresh",))
+
+            batch = MessageBatch(messages.put)
+
+            def watch(game: PlannedGame) -> LiveWatcher:
+                return LiveWatcher(str(game.key), batch.add)
+
+            runner.game_observer = watch
+        asyncio.run(runner.run(store, handle_signals=False))
+        publisher = 0.0
+        if child is not None:
+            batch.flush()
+            messages.put(("stop",))
+            publisher = times.get()
+            child.join()
+    return time.perf_counter() - started, cpu() - before, publisher
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=2000, help="games per run (even)")
+    args = parser.parse_args()
+    print(
+        f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
+        f"{args.games} games of random vs random"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        wall, own, _ = run_once(args.games, Path(folder), None)
+        print(
+            f"without a site: wall {wall:.1f} s, arbiter CPU {own:.1f} s "
+            f"({1000 * own / args.games:.1f} ms a game)"
+        )
+        wall, own_site, publisher = run_once(args.games, Path(folder), Path(folder) / "site")
+        total = own_site + publisher
+        print(
+            f"with the site:  wall {wall:.1f} s, arbiter CPU {total:.1f} s "
+            f"({1000 * total / args.games:.1f} ms a game) = runner {own_site:.1f} s "
+            f"+ publisher {publisher:.1f} s"
+        )
+        print(
+            f"publishing adds {100 * (total - own) / own:.0f}% to the arbiter's CPU time (goal: at most 33%)"
+        )
+        print(f"load at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

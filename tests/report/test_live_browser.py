@@ -1,0 +1,158 @@
+"""The live page in a real browser: a move written by the publisher appears without a reload, from the
+disk and over `arbiter serve`; and the site read on a phone (390 px wide).
+
+Skipped like the other browser tests where Chromium or playwright is missing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_games import PlayedEvent, play_event
+from test_report_browser import ARTIFACTS, Watch, board_on_page, browser, letters_of  # noqa: F401
+
+from arbiter.commands.serve import site_server
+from arbiter.notation.movetext import parse_hub
+from arbiter.referee.record import EngineInfo
+from arbiter.report import build_site
+from arbiter.report.live import LiveGames, LiveWatcher, Message
+from arbiter.rules import Position, get_variant
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory: pytest.TempPathFactory) -> tuple[PlayedEvent, Path]:
+    played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, max_plies=80)
+    site = tmp_path_factory.mktemp("live") / "site"
+    build_site(site, played.event, played.games)
+    return played, site
+
+
+class LiveGame:
+    """One of the event's games replayed move by move through a `LiveWatcher`, as the referee tells it."""
+
+    def __init__(self, played: PlayedEvent, site: Path) -> None:
+        self.game = next(g for g in played.games if g.record is not None and g.record.plies >= 6)
+        record = self.game.record
+        assert record is not None
+        self.record = record
+        self.position = Position.from_fen(get_variant(record.variant), record.start_fen)
+        self.positions = [self.position]
+        self.messages: list[Message] = []
+        self.watcher = LiveWatcher(self.game.key, self.messages.append)
+        self.live = LiveGames(site)
+        self.watcher.game_started(record, self.position)
+        self.ply = 0
+
+    def play(self, plies: int = 1) -> None:
+        """Play the next moves, with an engine line on each, and write the live data."""
+        for _ in range(plies):
+            move = self.record.moves[self.ply]
+            self.position = self.position.play(parse_hub(self.position, move.hub))
+            self.positions.append(self.position)
+            shown = move.model_copy(update={"info": EngineInfo(depth=7, score=0.25, pv=[move.hub])})
+            self.watcher.move_played(self.record, shown, self.position)
+            self.ply += 1
+        for message in self.messages:
+            self.live.apply(message)
+        self.messages.clear()
+        self.live.write()
+
+
+def watch_a_move_arrive(page: Any, game: LiveGame) -> None:
+    game.play(2)
+    page.wait_for_selector(f"article[data-game='{game.game.key}']")
+    assert board_on_page(page) == letters_of(game.positions[2])
+    page.evaluate("window.notReloaded = true")
+    game.play()
+    page.wait_for_function(
+        "ply => document.querySelector('.live-move').textContent.startsWith('Ply ' + ply)", arg=3
+    )
+    assert page.evaluate("window.notReloaded") is True, "the page was reloaded"
+    assert board_on_page(page) == letters_of(game.positions[3])
+    third = game.record.moves[2]
+    assert page.inner_text(".live-move") == f"Ply 3: {third.text} ({third.side.value})"
+    # The principal variation is shown in the variant's own notation, as the move list writes it.
+    assert f"pv {third.text}" in page.inner_text(".live-info")
+    # The first mover (Black in English checkers) is named first.
+    names = page.locator(".live-players .player").all_inner_texts()
+    assert names == [game.record.black.name, game.record.white.name]
+
+
+def test_a_move_appears_on_the_live_page_opened_from_the_disk_without_a_reload(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+) -> None:
+    played, site = event
+    game = LiveGame(played, site)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((site / "live.html").as_uri())
+    watch_a_move_arrive(page, game)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-live.png"), full_page=True)
+    game.live.apply(("end", game.game.key, "Black wins"))
+    game.live.write()
+    page.wait_for_function("() => document.querySelectorAll('article.live-game').length === 0")
+    assert "No game is being played" in page.inner_text("#live-state")
+    assert watch.dialogs == [] and watch.errors == []
+
+
+@pytest.fixture
+def served(event: tuple[PlayedEvent, Path]) -> Iterator[str]:
+    _, site = event
+    server = site_server(site, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_move_appears_on_the_live_page_served_by_arbiter_serve(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+    served: str,
+) -> None:
+    played, site = event
+    game = LiveGame(played, site)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto(f"{served}/live.html")
+    watch_a_move_arrive(page, game)
+    page.goto(f"{served}/index.html")
+    assert page.locator("table.standings tbody tr").count() == 3
+    assert watch.dialogs == [] and watch.errors == []
+
+
+def test_on_a_phone_tables_scroll_sideways_and_rows_stay_one_line_high(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+) -> None:
+    played, site = event
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    watch = Watch(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    game = next(g for g in played.games if g.record is not None)
+    for name in ("index.html", "games.html", f"games/{game.key}.html"):
+        page.goto((site / name).as_uri())
+        # The page itself never scrolls sideways: wide tables scroll inside their own box.
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{name}: the page is {width} px wide"
+        tallest = page.evaluate(
+            "Math.max(0, ...[...document.querySelectorAll('main tbody tr')].map(r => r.offsetHeight))"
+        )
+        assert tallest < 80, f"{name}: a table row is {tallest} px high"
+        page.screenshot(path=str(ARTIFACTS / f"phone-{name.replace('/', '-')}.png"), full_page=False)
+    page.goto((site / "games.html").as_uri())
+    box = page.locator("main .scroll").first
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "the games list should scroll sideways"
+    assert watch.dialogs == [] and watch.errors == []
