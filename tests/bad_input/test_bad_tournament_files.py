@@ -148,7 +148,8 @@ def test_an_unbalanced_quote_in_a_match_engine_is_refused(tmp_path: Path) -> Non
     ran = arbiter(
         "match", f'{sys.executable} "{ENGINES / "slow_start.py"}', "greedy", "--db", "m.sqlite", cwd=tmp_path
     )
-    assert_refused(ran, "engine A", "No closing quotation", code=2)
+    # The message names the engine by the text given for it.
+    assert_refused(ran, "slow_start.py", "No closing quotation", code=2)
     assert not (tmp_path / "m.sqlite").exists()
 
 
