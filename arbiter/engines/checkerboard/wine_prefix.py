@@ -1,0 +1,66 @@
+"""Each Wine engine gets a prefix of its own, so its wineserver is its own and `wineserver -k` at its end
+touches no other engine. A prefix is a hard-linked copy of the template (hundreds of MB, but a copy
+takes milliseconds and no space); Wine replaces the files it changes (the registry) rather than writing
+into them, so the template stays as it was."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from pathlib import Path
+
+_STALE_MARK = "-"
+
+
+def instances_directory(cache: Path) -> Path:
+    return cache / "instances"
+
+
+def new_instance(template: Path, cache: Path) -> Path:
+    """A fresh prefix copied from ``template``, named after this process (so a stale one is known)."""
+    root = instances_directory(cache)
+    root.mkdir(parents=True, exist_ok=True)
+    remove_stale(root)
+    prefix = root / f"{os.getpid()}{_STALE_MARK}{secrets.token_hex(4)}"
+    _link_tree(template, prefix)
+    return prefix
+
+
+def _link_tree(source: Path, target: Path) -> None:
+    target.mkdir()
+    for entry in os.scandir(source):
+        if entry.name in ("wineserver", ".arbiter-ready"):
+            continue
+        there = target / entry.name
+        if entry.is_symlink():
+            there.symlink_to(os.readlink(entry.path))
+        elif entry.is_dir():
+            _link_tree(Path(entry.path), there)
+        else:
+            try:
+                os.link(entry.path, there)
+            except OSError:  # another file system, or links not allowed: a real copy
+                shutil.copy2(entry.path, there)
+
+
+def remove_instance(prefix: Path) -> None:
+    shutil.rmtree(prefix, ignore_errors=True)
+
+
+def remove_stale(root: Path) -> None:
+    """Prefixes left by engines whose process was killed before it could remove its own."""
+    for entry in root.iterdir():
+        pid, mark, _ = entry.name.partition(_STALE_MARK)
+        if mark and pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
