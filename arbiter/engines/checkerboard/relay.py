@@ -74,6 +74,8 @@ class RelayLibrary:
             self._end_wine()
             raise LibraryError(f"cannot start Wine ({' '.join(setup.wine)}): {error.strerror}") from None
         assert self._process.stdin is not None and self._process.stdout is not None
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, self._terminated)
         self._in = self._process.stdin.fileno()
         self._out = self._process.stdout.fileno()
         kind, payload = self._frame()
@@ -197,6 +199,15 @@ class RelayLibrary:
         end_prefix(self._setup.wineserver, self._prefix, self._env)
         remove_instance(self._prefix)
 
+    def _terminated(self, signum: int, frame: object) -> None:
+        """SIGTERM (the arbiter ending an engine that no longer answers): end Wine first, then die of it.
+        A SIGKILL leaves the prefix behind; the next engine's start removes it."""
+        self._closing = True
+        self._process.kill()
+        self._end_wine()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
+
     def _die_fault(self, payload: bytes, call: str) -> NoReturn:
         code = int.from_bytes(payload[:4], "little")
         name, sig = EXCEPTIONS.get(code, ("unhandled exception", signal.SIGABRT))
@@ -215,7 +226,7 @@ class RelayLibrary:
         sys.stderr.flush()
         self._process.kill()
         self._end_wine()
-        if sig is not None:
-            signal.signal(sig, signal.SIG_DFL)
+        if sig is not None:  # its default action (this may be any thread: the handler is left as is)
             os.kill(os.getpid(), sig)
+            threading.Event().wait(1.0)
         os._exit(1)

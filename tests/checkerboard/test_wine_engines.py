@@ -1,0 +1,213 @@
+"""Windows CheckerBoard DLLs on Linux through Wine: the test engine built as a DLL plays through `play`
+and `match`, its misbehaving builds give the faults they give as Linux libraries, and no Wine process
+outlives its engine.
+
+The Wine prefix the engines' prefixes are copied from is made once per test session, in a directory of
+the session's own; making it takes many seconds (the time is printed)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from checkerboard_builds import cb_config
+from wine_builds import build_dll, live_wine_processes, skip_without_wine
+
+from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
+from arbiter.engines.checkerboard.wine_setup import WINE32_HINT, WineUnavailable, prepare
+from arbiter.referee.record import Termination
+from arbiter.referee.session import play_game_from_configs
+from arbiter.referee.setup import GameSetup
+from arbiter.referee.timecontrol import parse_time_control
+
+ARBITER = [sys.executable, "-m", "arbiter.cli"]
+ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
+Dll = Callable[..., Path]
+
+
+@pytest.fixture(scope="session")
+def wine_dir(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """The session's Wine cache (host programs, template prefix, engines' prefixes), made ready once."""
+    skip_without_wine()
+    directory = tmp_path_factory.mktemp("wine-cache")
+    builds = tmp_path_factory.mktemp("wine-builds")
+    saved = os.environ.get("ARBITER_WINE_DIR")
+    os.environ["ARBITER_WINE_DIR"] = str(directory)  # engines started by the tests inherit it
+    started = time.monotonic()
+    try:
+        prepare(build_dll(builds, "english"), os.environ)
+    except WineUnavailable as error:
+        pytest.fail(f"Wine is installed but not usable: {error}")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        spent = time.monotonic() - started
+        reporter.write_line(f"\nWine: host built and test prefix created in {spent:.1f} s (once per session)")
+    yield directory
+    if saved is None:
+        os.environ.pop("ARBITER_WINE_DIR", None)
+    else:
+        os.environ["ARBITER_WINE_DIR"] = saved
+
+
+@pytest.fixture(scope="session")
+def dll(wine_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Dll:
+    directory = tmp_path_factory.mktemp("dlls")
+    return lambda name, bits=64: build_dll(directory, name, bits)
+
+
+def arbiter(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ARBITER, *args], capture_output=True, text=True, timeout=timeout)
+
+
+def prefixes(wine_dir: Path) -> list[Path]:
+    instances = wine_dir / "instances"
+    return list(instances.iterdir()) if instances.exists() else []
+
+
+def assert_no_wine_left(wine_dir: Path) -> None:
+    assert live_wine_processes(wine_dir) == []
+    assert prefixes(wine_dir) == [], "every engine's prefix is removed"
+
+
+def test_a_windows_dll_plays_a_game_through_play_under_wine(dll: Dll, wine_dir: Path, tmp_path: Path) -> None:
+    pdn = tmp_path / "game.pdn"
+    engine = f"cb:{dll('english')}"
+    options = ["--variant", "english", "--tc", "st=0.05", "--max-plies", "30", "--pdn", str(pdn)]
+    result = arbiter("play", *options, engine, engine)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Test engine (English)" in result.stdout
+    assert "Result: " in result.stdout
+    assert "fault" not in result.stdout.lower(), result.stdout
+    assert pdn.read_text().count(".") >= 10, "moves were played and written"
+    assert_no_wine_left(wine_dir)
+
+
+def test_a_match_of_a_windows_dll_against_a_hub_engine_leaves_no_wine_process(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    database = tmp_path / "match.sqlite"
+    result = arbiter(
+        "match", f"cb:{dll('english')}", "random", "--tc", "st=0.05", "--games", "2",
+        "--max-plies", "40", "--db", str(database),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with sqlite3.connect(database) as db:
+        finished = db.execute("select count(*) from game where finished = 1").fetchone()[0]
+    assert finished == 2
+    assert "forfeit" not in result.stdout.lower() and "crashed" not in result.stdout, result.stdout
+    # Checked through the operating system, once the event is over: no host, no wineserver, no service.
+    assert_no_wine_left(wine_dir)
+
+
+async def search_once(library: Path, log: Path, timeout: float, timeouts: dict[str, float]) -> EngineClient:
+    engine = create_engine(cb_config(library, timeouts), stderr_log=log)
+    try:
+        await engine.open("english")
+        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=timeout)
+    except EngineFault as fault:
+        assert engine.faults[0] is fault
+    finally:
+        await engine.quit()
+    return engine
+
+
+@pytest.mark.parametrize(
+    ("build", "timeout", "timeouts", "kind"),
+    [
+        ("crash", 5.0, {}, "crashed"),
+        ("hang", 0.3, {"stop": 0.5}, "stop_ignored"),
+        ("ignore_playnow", 0.15, {}, "search_timeout"),
+    ],
+)
+def test_each_misbehaving_dll_gives_the_fault_it_gives_on_linux_and_leaves_no_wine_process(
+    dll: Dll,
+    wine_dir: Path,
+    tmp_path: Path,
+    build: str,
+    timeout: float,
+    timeouts: dict[str, float],
+    kind: str,
+) -> None:
+    engine = asyncio.run(search_once(dll(build), tmp_path / "e.log", timeout, timeouts))
+    assert [fault.kind for fault in engine.faults][:1] == [kind]
+    assert live_wine_processes(wine_dir) == []
+
+
+def test_a_prefix_left_by_a_killed_engine_is_removed_when_the_next_wine_engine_starts(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    left = wine_dir / "instances" / "999999999-deadbeef"  # no such process id: a killed engine's prefix
+    left.mkdir(parents=True)
+    (left / "system.reg").write_text("")
+    asyncio.run(search_once(dll("english"), tmp_path / "e.log", 10.0, {}))
+    assert not left.exists()
+    assert_no_wine_left(wine_dir)
+
+
+def test_an_access_violation_in_getmove_is_a_crash_by_sigsegv_naming_the_exception(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    engine = asyncio.run(search_once(dll("crash"), tmp_path / "e.log", 5.0, {}))
+    assert "SIGSEGV" in engine.faults[0].message
+    assert "0xC0000005 (access violation)" in (tmp_path / "e.log").read_text()
+
+
+def english_game(white: Path, black: Path, log_dir: Path) -> object:
+    setup = GameSetup("english", parse_time_control("st=0.05"))
+    white_config, black_config = cb_config(white, name="white"), cb_config(black, name="black")
+    return asyncio.run(play_game_from_configs(setup, white_config, black_config, log_dir=log_dir))
+
+
+def test_an_illegal_board_from_a_dll_loses_the_game_showing_the_engine_s_board(
+    dll: Dll, tmp_path: Path
+) -> None:
+    record = english_game(dll("english"), dll("illegal"), tmp_path)
+    outcome = record.outcome  # type: ignore[attr-defined]
+    assert outcome.termination is Termination.ILLEGAL_MOVE
+    assert "the engine's board after its move: W:W21,22,23,24,25,26,27,28,29,30,31,32:B" in outcome.reason
+
+
+def test_what_a_dll_prints_goes_to_its_log_never_into_the_protocol(dll: Dll, tmp_path: Path) -> None:
+    record = english_game(dll("printf"), dll("english"), tmp_path)
+    outcome = record.outcome  # type: ignore[attr-defined]
+    assert outcome.termination not in (Termination.UNPARSABLE_OUTPUT, Termination.CRASH), outcome.reason
+    assert not record.warnings  # type: ignore[attr-defined]
+    log = (tmp_path / "white-white.log").read_text()
+    assert "this text must never reach the arbiter's protocol" in log
+    assert "enginecommand name" in log
+
+
+def test_playnow_reaches_a_dll_while_getmove_runs(dll: Dll, tmp_path: Path) -> None:
+    """With `set think 1` the engine thinks until *playnow is set: a stop ends a 30 s search at once."""
+
+    async def scenario() -> None:
+        config = cb_config(dll("english"), params={"think": 1})
+        engine = create_engine(config, stderr_log=tmp_path / "e.log")
+        try:
+            await engine.open("english")
+            handle = await engine.begin_search(ENGLISH_START, [], MoveTime(30.0))
+            await asyncio.sleep(0.5)
+            await handle.finish()  # `stop`, then the move: StopIgnored if playnow never arrived
+        finally:
+            await engine.quit()
+        assert engine.faults == []
+
+    asyncio.run(scenario())
+    assert "playnow seen" in (tmp_path / "e.log").read_text()
+
+
+def test_a_32_bit_dll_plays_or_the_missing_wine32_is_named(dll: Dll, tmp_path: Path) -> None:
+    library = dll("english", 32)
+    engine = asyncio.run(search_once(library, tmp_path / "e.log", 10.0, {}))
+    if engine.faults:
+        assert engine.faults[0].kind == "start_failed"
+        assert WINE32_HINT in engine.faults[0].message
+    else:
+        assert "getmove" in (tmp_path / "e.log").read_text()
