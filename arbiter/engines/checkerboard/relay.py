@@ -158,12 +158,14 @@ class RelayLibrary:
     def _frame(self) -> tuple[str, bytes]:
         """The next frame ("" with no payload at the end of the stream). Bytes before a frame's magic
         (which only Wine itself could have written) go to the log, never into a reply."""
-        header = self._read(_HEADER.size)
+        header, skipped = self._read(_HEADER.size), b""
         while len(header) == _HEADER.size and not header.startswith(MAGIC):
             start = header.find(MAGIC[:1], 1)
-            skipped = header[:start] if start > 0 else header
+            cut = start if start > 0 else len(header)
+            skipped += header[:cut]
+            header = header[cut:] + self._read(cut)
+        if skipped:
             sys.stderr.write(f"wine (not the engine's reply): {skipped.decode('latin-1')!r}\n")
-            header = header[len(skipped) :] + self._read(len(skipped))
         if len(header) < _HEADER.size:
             return "", b""
         _, kind, length = _HEADER.unpack(header)

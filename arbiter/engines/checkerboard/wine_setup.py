@@ -32,8 +32,8 @@ COMPILERS = {64: "x86_64-w64-mingw32-gcc", 32: "i686-w64-mingw32-gcc"}
 # PE machine field -> pointer size in bits
 _MACHINES = {0x8664: 64, 0x14C: 32}
 HOST_FLAGS = ["-O2", "-static"]  # static: the host needs no MinGW DLL beside it
-WINE_PACKAGES = "wine64 (Debian: apt-get install wine64)"
-MINGW_PACKAGES = "mingw-w64 (Debian: apt-get install mingw-w64)"
+WINE_PACKAGES = "Wine: Debian packages wine and wine64 (apt-get install wine wine64)"
+MINGW_PACKAGES = "MinGW-w64: Debian package mingw-w64 (apt-get install mingw-w64)"
 WINE32_HINT = (
     "this machine's Wine does not run 32-bit programs; on Debian: dpkg --add-architecture i386 && "
     "apt-get update && apt-get install wine32:i386"
@@ -131,11 +131,17 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def build_host(bits: int, directory: Path, env: Mapping[str, str]) -> Path:
-    """The host program for ``bits``, built once per source and kept under ``directory/hosts``."""
+def host_path(bits: int, directory: Path) -> Path:
+    """Where the host for ``bits`` is kept: named by a hash of its source and build command, so a
+    changed source is built again."""
     source = HOST_SOURCE.read_bytes()
     key = hashlib.sha256(source + " ".join([COMPILERS[bits], *HOST_FLAGS]).encode()).hexdigest()[:16]
-    target = directory / "hosts" / key / f"wine_host{bits}.exe"
+    return directory / "hosts" / key / f"wine_host{bits}.exe"
+
+
+def build_host(bits: int, directory: Path, env: Mapping[str, str]) -> Path:
+    """The host program for ``bits``, built once per source and kept under ``directory/hosts``."""
+    target = host_path(bits, directory)
     if target.is_file():
         return target
     compiler = shutil.which(COMPILERS[bits], path=env.get("PATH"))

@@ -1,0 +1,142 @@
+"""The relay to the Wine host, and what is said when Wine cannot be used, checked without Wine: a
+stand-in (tests/engines/fake_wine.py) speaks the host's frames, with Wine-like noise on its stdout."""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from checkerboard_builds import cb_config
+
+from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
+from arbiter.engines.checkerboard.api import BLACK, MAN
+from arbiter.engines.checkerboard.relay import RelayLibrary, windows_path
+from arbiter.engines.checkerboard.wine_setup import WineSetup, host_path, needs_wine
+
+FAKE_WINE = Path(__file__).resolve().parents[1] / "engines" / "fake_wine.py"
+ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
+
+
+def fake_dll(path: Path, machine: int = 0x8664) -> Path:
+    """The first bytes of a Windows DLL: an MZ header pointing at a PE header for ``machine``."""
+    pe_header = b"PE\0\0" + machine.to_bytes(2, "little")
+    path.write_bytes(b"MZ" + bytes(0x3A) + (0x40).to_bytes(4, "little") + pe_header)
+    return path
+
+
+def fake_setup(tmp_path: Path) -> WineSetup:
+    template = tmp_path / "template"
+    (template / "drive_c").mkdir(parents=True)
+    (template / "system.reg").write_text("")
+    wine = [sys.executable, str(FAKE_WINE)]
+    return WineSetup(wine, ["true"], tmp_path / "host.exe", template, 64, tmp_path / "cache")
+
+
+def test_a_dll_needs_wine_on_linux_only() -> None:
+    assert needs_wine(Path("engine.dll"), "linux") and needs_wine(Path("ENGINE.DLL"), "linux")
+    assert not needs_wine(Path("engine.so"), "linux") and not needs_wine(Path("engine.dll"), "win32")
+
+
+def test_the_relay_answers_calls_sets_playnow_during_getmove_and_logs_wine_noise_apart(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    setup = fake_setup(tmp_path)
+    library = RelayLibrary(fake_dll(tmp_path / "engine.dll"), setup, {"PATH": "/usr/bin:/bin"})
+    assert library.enginecommand("name") == (True, "Fake engine")
+    assert library.enginecommand("get nothing") == (False, "?")
+    board = [[0] * 8 for _ in range(8)]
+    board[1][5] = BLACK | MAN
+    replies = []
+    worker = threading.Thread(
+        target=lambda: replies.append(library.getmove(tuple(map(tuple, board)), BLACK, 1.0, 1, 0))
+    )
+    library.set_play_now(False)
+    worker.start()
+    time.sleep(0.2)
+    assert replies == [], "the pretend engine thinks until playnow is set"
+    library.set_play_now(True)
+    worker.join(10)
+    [reply] = replies
+    assert reply.board[0][4] == BLACK | MAN and reply.board[1][5] == 0
+    assert (reply.result, reply.text, reply.move) == (3, "depth 1", None)
+    prefixes = list((setup.directory / "instances").iterdir())
+    assert len(prefixes) == 1 and (prefixes[0] / "system.reg").exists()
+    library.flush_output()
+    assert list((setup.directory / "instances").iterdir()) == [], "the engine's prefix is removed"
+    logged = capfd.readouterr().err
+    assert "some Wine noise that is not a frame" in logged and "more noise between frames" in logged
+    assert "playnow 1 during getmove" in logged
+
+
+def test_a_dll_path_is_given_to_wine_on_drive_z() -> None:
+    assert windows_path(Path("/opt/engines/kr.dll")) == "Z:\\opt\\engines\\kr.dll"
+
+
+def wine_env(tmp_path: Path, mode: str, wine: str | None = None) -> dict[str, str]:
+    cache = tmp_path / "cache"
+    host = host_path(64, cache)
+    host.parent.mkdir(parents=True)
+    host.write_bytes(b"MZ")  # the fake Wine never runs it
+    return {
+        "ARBITER_WINE": wine or shlex.join([sys.executable, str(FAKE_WINE)]),
+        "ARBITER_WINESERVER": "true",
+        "ARBITER_WINE_DIR": str(cache),
+        "FAKE_WINE_MODE": mode,
+    }
+
+
+async def search_once(tmp_path: Path, env: dict[str, str], library: Path | None = None) -> EngineClient:
+    dll = library or fake_dll(tmp_path / "engine.dll")
+    engine = create_engine(cb_config(dll, env=env), stderr_log=tmp_path / "e.log")
+    try:
+        await engine.open("english")
+        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=10.0)
+    except EngineFault as fault:
+        assert engine.faults[0] is fault
+    finally:
+        await engine.quit()
+    return engine
+
+
+def test_an_access_violation_reported_by_the_host_ends_the_adapter_by_sigsegv(tmp_path: Path) -> None:
+    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "crash")))
+    assert [fault.kind for fault in engine.faults] == ["crashed"]
+    assert "SIGSEGV" in engine.faults[0].message
+    assert "0xC0000005 (access violation) at 00000001deadbeef in getmove" in engine.faults[0].message
+
+
+def test_a_host_that_ends_without_a_word_is_a_crash_with_its_exit_code(tmp_path: Path) -> None:
+    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "gone")))
+    assert [fault.kind for fault in engine.faults] == ["crashed"]
+    assert "the Wine host ended during getmove (exit code 3)" in engine.faults[0].message
+
+
+def test_missing_wine_is_named_with_its_packages_before_the_engine_starts(tmp_path: Path) -> None:
+    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "think", wine="/nowhere/wine")))
+    [fault] = engine.faults
+    assert fault.kind == "start_failed" and engine.pid == 0, "no adapter was started"
+    assert "'/nowhere/wine' (ARBITER_WINE) is not a program" in fault.message
+    assert "apt-get install wine wine64" in fault.message
+
+
+def test_a_missing_cross_compiler_is_named_with_its_package(tmp_path: Path) -> None:
+    env = wine_env(tmp_path, "think")
+    env.update(ARBITER_WINE_DIR=str(tmp_path / "empty-cache"), PATH=str(tmp_path))
+    engine = asyncio.run(search_once(tmp_path, env))
+    [fault] = engine.faults
+    assert fault.kind == "start_failed"
+    assert "x86_64-w64-mingw32-gcc is missing" in fault.message
+    assert "apt-get install mingw-w64" in fault.message
+
+
+def test_a_dll_that_is_no_windows_library_is_refused_saying_why(tmp_path: Path) -> None:
+    fake = tmp_path / "fake.dll"
+    fake.write_text("not a library")
+    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "think"), fake))
+    [fault] = engine.faults
+    assert fault.kind == "start_failed" and "is not a Windows DLL (no MZ header)" in fault.message
