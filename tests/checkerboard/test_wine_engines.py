@@ -211,3 +211,32 @@ def test_a_32_bit_dll_plays_or_the_missing_wine32_is_named(dll: Dll, tmp_path: P
         assert WINE32_HINT in engine.faults[0].message
     else:
         assert "getmove" in (tmp_path / "e.log").read_text()
+
+
+def test_a_dll_without_the_api_or_missing_a_dll_it_needs_is_refused_at_start_saying_why(
+    wine_dir: Path, tmp_path: Path
+) -> None:
+    compiler = "x86_64-w64-mingw32-gcc"
+    (tmp_path / "helper.c").write_text("__declspec(dllexport) int helper(void) { return 1; }\n")
+    (tmp_path / "engine.c").write_text(
+        "int helper(void);\n"
+        "__declspec(dllexport) int enginecommand(char *c, char *r) { return helper(); }\n"
+        "__declspec(dllexport) int getmove(void) { return helper(); }\n"
+    )
+    helper, engine = tmp_path / "helper.dll", tmp_path / "engine.dll"
+    link = f"-Wl,--out-implib,{tmp_path / 'libhelper.a'}"
+    subprocess.run([compiler, "-shared", "-o", str(helper), str(tmp_path / "helper.c"), link], check=True)
+    subprocess.run(
+        [compiler, "-shared", "-o", str(engine), str(tmp_path / "engine.c"), f"-L{tmp_path}", "-lhelper"],
+        check=True,
+    )
+
+    no_api = asyncio.run(search_once(helper, tmp_path / "a.log", 5.0, {}))
+    assert no_api.faults[0].kind == "startup_exit"
+    assert "helper.dll is not a CheckerBoard engine: it exports no getmove" in no_api.faults[0].message
+
+    helper.unlink()
+    no_helper = asyncio.run(search_once(engine, tmp_path / "b.log", 5.0, {}))
+    assert no_helper.faults[0].kind == "startup_exit"
+    assert "Windows error 126 (a DLL it needs is missing" in no_helper.faults[0].message
+    assert_no_wine_left(wine_dir)

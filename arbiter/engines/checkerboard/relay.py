@@ -84,6 +84,8 @@ class RelayLibrary:
             return
         if kind == "X":
             reason = payload.decode("latin-1")
+            if reason.endswith("Windows error 126"):  # ERROR_MOD_NOT_FOUND
+                reason += " (a DLL it needs is missing: put it beside the engine's DLL)"
         elif kind == "":
             reason = f"Wine ended before the host loaded the DLL ({self._status()})"
             if setup.bits == 32:

@@ -15,6 +15,7 @@ Everything lives under ``$ARBITER_WINE_DIR`` (default ``$XDG_CACHE_HOME/arbiter/
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import os
 import shlex
@@ -165,6 +166,13 @@ def build_host(bits: int, directory: Path, env: Mapping[str, str]) -> Path:
 
 
 def _wine_version(wine: list[str], env: Mapping[str, str]) -> str:
+    return _version_of(tuple(wine), env.get("PATH", ""))
+
+
+@functools.cache
+def _version_of(wine: tuple[str, ...], path: str) -> str:
+    """Asked once per process: the arbiter checks before every engine start."""
+    env = {**os.environ, "PATH": path} if path else dict(os.environ)
     done = subprocess.run(
         [*wine, "--version"],
         capture_output=True,
