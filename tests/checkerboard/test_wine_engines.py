@@ -240,3 +240,16 @@ def test_a_dll_without_the_api_or_missing_a_dll_it_needs_is_refused_at_start_say
     assert no_helper.faults[0].kind == "startup_exit"
     assert "Windows error 126 (a DLL it needs is missing" in no_helper.faults[0].message
     assert_no_wine_left(wine_dir)
+
+
+def test_the_wine_benchmark_runs_with_the_least_work_and_prints_its_figures(wine_dir: Path) -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "wine_relay.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--starts", "1", "--count", "5"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "`getmove` through the Wine host" in done.stdout
+    assert_no_wine_left(wine_dir)
