@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +22,13 @@ from checkerboard_builds import cb_config
 from wine_builds import build_dll, live_wine_processes, skip_without_wine
 
 from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
-from arbiter.engines.checkerboard.wine_setup import WINE32_HINT, WineUnavailable, prepare
+from arbiter.engines.checkerboard.wine_setup import (
+    WINE32_HINT,
+    WineUnavailable,
+    build_host,
+    dll_bits,
+    prepare,
+)
 from arbiter.referee.record import Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
@@ -253,3 +260,11 @@ def test_the_wine_benchmark_runs_with_the_least_work_and_prints_its_figures(wine
     assert done.returncode == 0, done.stderr
     assert "`getmove` through the Wine host" in done.stdout
     assert_no_wine_left(wine_dir)
+
+
+def test_the_32_bit_host_builds_from_the_same_source(tmp_path: Path) -> None:
+    if shutil.which("i686-w64-mingw32-gcc") is None:
+        pytest.skip("no i686-w64-mingw32-gcc (Debian package mingw-w64)")
+    host = build_host(32, tmp_path, os.environ)
+    assert host.name == "wine_host32.exe" and dll_bits(host) == 32
+    assert build_host(32, tmp_path, os.environ) == host, "built once, then found in the cache"
