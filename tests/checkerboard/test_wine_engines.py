@@ -52,10 +52,15 @@ def wine_dir(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRe
         prepare(build_dll(builds, "english"), os.environ)
     except WineUnavailable as error:
         pytest.fail(f"Wine is installed but not usable: {error}")
+    # Shown however pytest captures output: the first Wine test of a session pays for this.
+    spent = time.monotonic() - started
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    if reporter is not None:
-        spent = time.monotonic() - started
-        reporter.write_line(f"\nWine: host built and test prefix created in {spent:.1f} s (once per session)")
+    if capture is not None and reporter is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line(
+                f"\nWine: host built and test prefix created in {spent:.1f} s (once per session)"
+            )
     yield directory
     if saved is None:
         os.environ.pop("ARBITER_WINE_DIR", None)
