@@ -413,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     adapter = Adapter(library, Output(protocol), path, args.param)
     adapter.serve(sys.stdin.buffer.readline)
     # A getmove still running may hold the C library's stream locks: then its buffers are left as they are.
-    _exit(library if adapter.idle else None, 0)
+    # A library run in another process (a DLL under Wine) holds none here, and is always ended.
+    _exit(library if adapter.idle or getattr(library, "out_of_process", False) else None, 0)
 
 
 if __name__ == "__main__":

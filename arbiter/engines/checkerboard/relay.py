@@ -55,6 +55,10 @@ def windows_path(path: Path) -> str:
 class RelayLibrary:
     """``CheckerBoardLibrary`` for a DLL run by the Wine host in a child process."""
 
+    # The adapter calls flush_output before it exits even while a getmove runs: this process holds no
+    # lock of the engine's, and Wine must be ended with the engine.
+    out_of_process = True
+
     def __init__(self, library: Path, setup: WineSetup, env: Mapping[str, str]) -> None:
         self._setup = setup
         self._env = dict(env)
@@ -208,7 +212,10 @@ class RelayLibrary:
         A SIGKILL leaves the prefix behind; the next engine's start removes it."""
         self._closing = True
         self._process.kill()
-        self._end_wine()
+        # Again even when an ending is under way: this handler may have interrupted it (the arbiter
+        # terminates an engine it no longer trusts a quarter of a second after `quit`).
+        end_prefix(self._setup.wineserver, self._prefix, self._env)
+        remove_instance(self._prefix)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
 
