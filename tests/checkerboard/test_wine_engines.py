@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import time
@@ -33,8 +32,17 @@ from arbiter.referee.record import Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
+from arbiter.store import TournamentStore
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
+# What a game between well-behaved engines may end with.
+PLAYED_OUT = {
+    Termination.NO_PIECES,
+    Termination.NO_LEGAL_MOVES,
+    Termination.REPETITION,
+    Termination.MOVE_COUNT_RULE,
+    Termination.MAX_LENGTH,
+}
 ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 Dll = Callable[..., Path]
 
@@ -101,20 +109,33 @@ def test_a_windows_dll_plays_a_game_through_play_under_wine(dll: Dll, wine_dir: 
     assert_no_wine_left(wine_dir)
 
 
-def test_a_match_of_a_windows_dll_against_a_hub_engine_leaves_no_wine_process(
+def test_a_match_of_windows_dlls_two_games_at_a_time_ends_every_wine_process(
     dll: Dll, wine_dir: Path, tmp_path: Path
 ) -> None:
     database = tmp_path / "match.sqlite"
     result = arbiter(
-        "match", f"cb:{dll('english')}", "random", "--tc", "st=0.05", "--games", "2",
-        "--max-plies", "40", "--db", str(database),
+        "match", f"cb:{dll('english')}", "random", "--tc", "st=0.05", "--games", "2", "--rounds", "2",
+        "--concurrency", "2", "--max-plies", "40", "--db", str(database),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
-    with sqlite3.connect(database) as db:
-        finished = db.execute("select count(*) from game where finished = 1").fetchone()[0]
-    assert finished == 2
+    with TournamentStore.open(database, create=False) as store:
+        counts = store.termination_counts(store.find_tournament().id)
+    assert sum(counts.values()) == 4 and set(counts) <= PLAYED_OUT, counts
     assert "forfeit" not in result.stdout.lower() and "crashed" not in result.stdout, result.stdout
     # Checked through the operating system, once the event is over: no host, no wineserver, no service.
+    assert_no_wine_left(wine_dir)
+
+
+def test_the_russian_build_as_a_dll_plays_through_the_referee(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    """The Russian build fills struct CBmove (flying kings, men crowned mid-capture): relayed intact."""
+    result = arbiter(
+        "play", "--variant", "russian", "--tc", "st=0.05", "--no-board", "random", f"cb:{dll('russian')}"
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Test engine (Russian)" in result.stdout
+    assert "illegal" not in result.stdout and "crashed" not in result.stdout, result.stdout
     assert_no_wine_left(wine_dir)
 
 
