@@ -294,3 +294,18 @@ def test_the_32_bit_host_builds_from_the_same_source(tmp_path: Path) -> None:
     host = build_host(32, tmp_path, os.environ)
     assert host.name == "wine_host32.exe" and dll_bits(host) == 32
     assert build_host(32, tmp_path, os.environ) == host, "built once, then found in the cache"
+
+
+def test_engine_check_reports_a_windows_dll_like_any_engine(dll: Dll, wine_dir: Path) -> None:
+    result = arbiter("engine", "check", f"cb:{dll('english')}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Test engine (English)" in result.stdout and "faults: none" in result.stdout
+    assert_no_wine_left(wine_dir)
+
+
+def test_the_documented_prepare_command_finds_the_built_host_and_prefix(wine_dir: Path) -> None:
+    command = [sys.executable, "-m", "arbiter.engines.checkerboard.wine_setup", "--bits", "64"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"host (64-bit): {wine_dir}/hosts/" in done.stdout
+    assert f"template prefix: {wine_dir}/prefixes/template-" in done.stdout

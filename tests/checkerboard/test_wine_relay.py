@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import subprocess
 import sys
 import threading
 import time
@@ -140,3 +141,12 @@ def test_a_dll_that_is_no_windows_library_is_refused_saying_why(tmp_path: Path) 
     engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "think"), fake))
     [fault] = engine.faults
     assert fault.kind == "start_failed" and "is not a Windows DLL (no MZ header)" in fault.message
+
+
+def test_the_prepare_command_says_what_to_install_when_wine_is_missing(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "arbiter.engines.checkerboard.wine_setup"]
+    env = {"PATH": str(tmp_path), "ARBITER_WINE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 1
+    assert "no 'wine' on PATH" in done.stderr and "apt-get install wine wine64" in done.stderr
+    assert "Traceback" not in done.stderr
