@@ -309,3 +309,22 @@ def test_the_documented_prepare_command_finds_the_built_host_and_prefix(wine_dir
     assert done.returncode == 0, done.stderr
     assert f"host (64-bit): {wine_dir}/hosts/" in done.stdout
     assert f"template prefix: {wine_dir}/prefixes/template-" in done.stdout
+
+
+def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    """So Wine's start is never on the engine's clock: once the handshake is over the host is running."""
+
+    async def scenario() -> list[str]:
+        engine = create_engine(cb_config(dll("english")), stderr_log=tmp_path / "e.log")
+        try:
+            await engine.open("english")
+            return [line for line in live_wine_processes(wine_dir) if "wine_host64" in line]
+        finally:
+            await engine.quit()
+
+    hosts = asyncio.run(scenario())
+    assert len(hosts) == 1, hosts
+    assert "getmove" not in (tmp_path / "e.log").read_text(), "no search was asked for"
+    assert_no_wine_left(wine_dir)

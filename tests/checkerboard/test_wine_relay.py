@@ -4,6 +4,7 @@ stand-in (tests/engines/fake_wine.py) speaks the host's frames, with Wine-like n
 from __future__ import annotations
 
 import asyncio
+import os
 import shlex
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from checkerboard_builds import cb_config
 from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
 from arbiter.engines.checkerboard.api import BLACK, MAN
 from arbiter.engines.checkerboard.relay import RelayLibrary, windows_path
+from arbiter.engines.checkerboard.wine_prefix import new_instance
 from arbiter.engines.checkerboard.wine_setup import WineSetup, host_path, needs_wine
 
 FAKE_WINE = Path(__file__).resolve().parents[1] / "engines" / "fake_wine.py"
@@ -150,3 +152,24 @@ def test_the_prepare_command_says_what_to_install_when_wine_is_missing(tmp_path:
     assert done.returncode == 1
     assert "no 'wine' on PATH" in done.stderr and "apt-get install wine wine64" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_an_engine_prefix_links_the_template_files_and_keeps_its_symlinks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    template = tmp_path / "template"
+    (template / "dosdevices").mkdir(parents=True)
+    (template / "dosdevices" / "c:").symlink_to("../drive_c")
+    (template / "system.reg").write_text("registry")
+    (template / "wineserver").write_text("the template's own server's")
+    hard = new_instance(template, tmp_path / "cache")
+    assert (hard / "system.reg").stat().st_ino == (template / "system.reg").stat().st_ino
+    assert os.readlink(hard / "dosdevices" / "c:") == "../drive_c"
+    assert not (hard / "wineserver").exists()
+
+    def no_hard_links(source: str, target: Path) -> None:
+        raise OSError("hard links not supported")
+
+    monkeypatch.setattr(os, "link", no_hard_links)
+    soft = new_instance(template, tmp_path / "cache")
+    assert (soft / "system.reg").is_symlink() and (soft / "system.reg").read_text() == "registry"

@@ -1,7 +1,7 @@
 """Each Wine engine gets a prefix of its own, so its wineserver is its own and `wineserver -k` at its end
 touches no other engine. A prefix is a hard-linked copy of the template (hundreds of MB, but a copy
-takes milliseconds and no space); Wine replaces the files it changes (the registry) rather than writing
-into them, so the template stays as it was."""
+takes milliseconds and no space; symbolic links where the file system has no hard links); Wine replaces
+the files it changes (the registry) rather than writing into them, so the template stays as it was."""
 
 from __future__ import annotations
 
@@ -40,8 +40,8 @@ def _link_tree(source: Path, target: Path) -> None:
         else:
             try:
                 os.link(entry.path, there)
-            except OSError:  # another file system, or links not allowed: a real copy
-                shutil.copy2(entry.path, there)
+            except OSError:  # no hard links on this file system: a symbolic link is as cheap and as safe
+                there.symlink_to(entry.path)
 
 
 def remove_instance(prefix: Path) -> None:
