@@ -15,11 +15,12 @@ from pathlib import Path
 import pytest
 from checkerboard_builds import cb_config
 
-from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
+from arbiter.engines import EngineClient, EngineConfigError, EngineFault, MoveTime, create_engine
 from arbiter.engines.checkerboard.api import BLACK, MAN
 from arbiter.engines.checkerboard.relay import RelayLibrary, windows_path
 from arbiter.engines.checkerboard.wine_prefix import new_instance
 from arbiter.engines.checkerboard.wine_setup import WineSetup, host_path, needs_wine
+from arbiter.store import TournamentStore
 
 FAKE_WINE = Path(__file__).resolve().parents[1] / "engines" / "fake_wine.py"
 ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
@@ -119,30 +120,49 @@ def test_a_host_that_ends_without_a_word_is_a_crash_with_its_exit_code(tmp_path:
     assert "the Wine host ended during getmove (exit code 3)" in engine.faults[0].message
 
 
-def test_missing_wine_is_named_with_its_packages_before_the_engine_starts(tmp_path: Path) -> None:
-    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "think", wine="/nowhere/wine")))
-    [fault] = engine.faults
-    assert fault.kind == "start_failed" and engine.pid == 0, "no adapter was started"
-    assert "'/nowhere/wine' (ARBITER_WINE) is not a program" in fault.message
-    assert "apt-get install wine wine64" in fault.message
+def refusal(tmp_path: Path, env: dict[str, str], library: Path | None = None) -> str:
+    """Why the engine is refused: a configuration error, raised before any adapter is started."""
+    dll = library or fake_dll(tmp_path / "engine.dll")
+    engine = create_engine(cb_config(dll, env=env), stderr_log=tmp_path / "e.log")
+    with pytest.raises(EngineConfigError) as refused:
+        asyncio.run(engine.open("english"))
+    assert engine.pid == 0 and engine.faults == [], "no adapter was started"
+    return str(refused.value)
+
+
+def test_missing_wine_is_a_configuration_error_naming_its_packages(tmp_path: Path) -> None:
+    message = refusal(tmp_path, wine_env(tmp_path, "think", wine="/nowhere/wine"))
+    assert "'/nowhere/wine' (ARBITER_WINE) is not a program" in message
+    assert "apt-get install wine wine64" in message
 
 
 def test_a_missing_cross_compiler_is_named_with_its_package(tmp_path: Path) -> None:
     env = wine_env(tmp_path, "think")
     env.update(ARBITER_WINE_DIR=str(tmp_path / "empty-cache"), PATH=str(tmp_path))
-    engine = asyncio.run(search_once(tmp_path, env))
-    [fault] = engine.faults
-    assert fault.kind == "start_failed"
-    assert "x86_64-w64-mingw32-gcc is missing" in fault.message
-    assert "apt-get install mingw-w64" in fault.message
+    message = refusal(tmp_path, env)
+    assert "x86_64-w64-mingw32-gcc is missing" in message
+    assert "apt-get install mingw-w64" in message
 
 
 def test_a_dll_that_is_no_windows_library_is_refused_saying_why(tmp_path: Path) -> None:
     fake = tmp_path / "fake.dll"
     fake.write_text("not a library")
-    engine = asyncio.run(search_once(tmp_path, wine_env(tmp_path, "think"), fake))
-    [fault] = engine.faults
-    assert fault.kind == "start_failed" and "is not a Windows DLL (no MZ header)" in fault.message
+    assert "is not a Windows DLL (no MZ header)" in refusal(tmp_path, wine_env(tmp_path, "think"), fake)
+
+
+def test_a_match_with_wine_missing_is_refused_before_its_first_game(tmp_path: Path) -> None:
+    database = tmp_path / "match.sqlite"
+    env = {**os.environ, **wine_env(tmp_path, "think", wine="/nowhere/wine")}
+    command = [sys.executable, "-m", "arbiter.cli", "match", f"cb:{fake_dll(tmp_path / 'kr.dll')}", "random"]
+    done = subprocess.run(
+        [*command, "--db", str(database)], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "the tournament cannot start" in done.stderr and "apt-get install wine wine64" in done.stderr
+    assert "Traceback" not in done.stderr
+    if database.exists():
+        with TournamentStore.open(database, create=False) as store:
+            assert sum(store.termination_counts(store.find_tournament().id).values()) == 0
 
 
 def test_the_prepare_command_says_what_to_install_when_wine_is_missing(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""The arbiter's side of a DLL under Wine: before the adapter starts (so before the first game, and off
-every clock), make sure Wine, the host program and the template prefix are there, building what the
-cache lacks, and say what to install when something is missing."""
+"""The arbiter's side of a DLL under Wine: before the adapter starts (so in the check that starts every
+engine of an event before its first game, and off every clock), make sure Wine, the host program and
+the template prefix are there, building what the cache lacks, and say what to install when something
+is missing (a configuration error: no game could fix it)."""
 
 from __future__ import annotations
 
