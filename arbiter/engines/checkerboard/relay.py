@@ -85,6 +85,7 @@ class RelayLibrary:
         kind, payload = self._frame()
         if kind == "H":
             self.identity = payload.decode("latin-1")  # pointer size and the names the functions had
+            print(f"wine host ({self.identity}) in prefix {self._prefix}", file=sys.stderr, flush=True)
             return
         if kind == "X":
             reason = payload.decode("latin-1")
@@ -96,6 +97,7 @@ class RelayLibrary:
                 reason += f"; {WINE32_HINT}"
         else:
             reason = f"the Wine host answered {kind!r} instead of its greeting"
+        self._process.kill()
         self._end_wine()
         raise LibraryError(reason)
 
