@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from checkerboard_builds import cb_config
+from checkerboard_builds import SOURCE, cb_config
 from wine_builds import build_dll, live_wine_processes, skip_without_wine
 
 from arbiter.engines import EngineClient, EngineConfigError, EngineFault, MoveTime, create_engine
@@ -332,3 +332,21 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     assert len(hosts) == 1, hosts
     assert "getmove" not in (tmp_path / "e.log").read_text(), "no search was asked for"
     assert_no_wine_left(wine_dir)
+
+
+def test_functions_exported_under_32_bit_stdcall_names_are_found(wine_dir: Path, tmp_path: Path) -> None:
+    """32-bit DLLs export `_getmove@36` (MSVC) or `getmove@36` (MinGW): the test engine's functions
+    exported under such names only, in a 64-bit DLL so that this machine's Wine can run it."""
+    wrapper = tmp_path / "decorated.c"
+    wrapper.write_text(
+        f'#define getmove cb_getmove\n#define enginecommand cb_enginecommand\n#include "{SOURCE}"\n'
+    )
+    exports = tmp_path / "decorated.def"
+    exports.write_text("EXPORTS\n_getmove@36=cb_getmove\n_enginecommand@8=cb_enginecommand\n")
+    library = tmp_path / "decorated.dll"
+    command = ["x86_64-w64-mingw32-gcc", "-shared", "-static", "-O1", "-o", str(library), str(wrapper)]
+    subprocess.run([*command, str(exports), "-lpthread"], check=True)
+    engine = asyncio.run(search_once(library, tmp_path / "e.log", 5.0, {}))
+    assert engine.faults == []
+    log = (tmp_path / "e.log").read_text()
+    assert "wine host (64 _getmove@36 _enginecommand@8)" in log and "getmove color=2" in log
