@@ -33,6 +33,7 @@ from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.store import TournamentStore
+from arbiter.store.events import EventKind
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 # What a game between well-behaved engines may end with.
@@ -99,7 +100,7 @@ def assert_no_wine_left(wine_dir: Path) -> None:
 def test_a_windows_dll_plays_a_game_through_play_under_wine(dll: Dll, wine_dir: Path, tmp_path: Path) -> None:
     pdn = tmp_path / "game.pdn"
     engine = f"cb:{dll('english')}"
-    options = ["--variant", "english", "--tc", "st=0.05", "--max-plies", "30", "--pdn", str(pdn)]
+    options = ["--variant", "english", "--tc", "st=0.05 margin=2", "--max-plies", "30", "--pdn", str(pdn)]
     result = arbiter("play", *options, engine, engine)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Test engine (English)" in result.stdout
@@ -114,13 +115,16 @@ def test_a_match_of_windows_dlls_two_games_at_a_time_ends_every_wine_process(
 ) -> None:
     database = tmp_path / "match.sqlite"
     result = arbiter(
-        "match", f"cb:{dll('english')}", "random", "--tc", "st=0.05", "--games", "2", "--rounds", "2",
-        "--concurrency", "2", "--max-plies", "40", "--db", str(database),
+        "match", f"cb:{dll('english')}", "random", "--tc", "st=0.05 margin=2", "--games", "2",
+        "--rounds", "2", "--concurrency", "2", "--max-plies", "40", "--db", str(database),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     with TournamentStore.open(database, create=False) as store:
-        counts = store.termination_counts(store.find_tournament().id)
+        tournament = store.find_tournament().id
+        counts = store.termination_counts(tournament)
+        faults = [event for event in store.events(tournament) if event.kind is EventKind.FAULT]
     assert sum(counts.values()) == 4 and set(counts) <= PLAYED_OUT, counts
+    assert faults == [], "no engine fault, none on the way out (quit in time, no stray Wine process)"
     assert "forfeit" not in result.stdout.lower() and "crashed" not in result.stdout, result.stdout
     # Checked through the operating system, once the event is over: no host, no wineserver, no service.
     assert_no_wine_left(wine_dir)
@@ -131,7 +135,14 @@ def test_the_russian_build_as_a_dll_plays_through_the_referee(
 ) -> None:
     """The Russian build fills struct CBmove (flying kings, men crowned mid-capture): relayed intact."""
     result = arbiter(
-        "play", "--variant", "russian", "--tc", "st=0.05", "--no-board", "random", f"cb:{dll('russian')}"
+        "play",
+        "--variant",
+        "russian",
+        "--tc",
+        "st=0.05 margin=2",
+        "--no-board",
+        "random",
+        f"cb:{dll('russian')}",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Test engine (Russian)" in result.stdout
