@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from arbiter.referee.record import Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
+from arbiter.rules import Position, get_variant
 from arbiter.store import TournamentStore
 from arbiter.store.events import EventKind
 
@@ -361,3 +363,21 @@ def test_functions_exported_under_32_bit_stdcall_names_are_found(wine_dir: Path,
     assert engine.faults == []
     log = (tmp_path / "e.log").read_text()
     assert "wine host (64 _getmove@36 _enginecommand@8)" in log and "getmove color=2" in log
+
+
+def test_a_long_game_history_reaches_a_dll_whole(dll: Dll, tmp_path: Path) -> None:
+    start = Position.from_fen(get_variant("english"), "B:WK29,32:BK3,12")
+    shuffle = ["3-7", "29-25", "7-3", "25-29"] * 15  # 60 king moves: far beyond the API's 256 bytes
+    log = tmp_path / "e.log"
+
+    async def scenario() -> None:
+        engine = create_engine(cb_config(dll("english")), stderr_log=log)
+        try:
+            await engine.open("english")
+            await engine.search(start.hub(), shuffle, MoveTime(0.2))
+        finally:
+            await engine.quit()
+
+    asyncio.run(scenario())
+    [history] = re.findall(r"gamehist (.*)", log.read_text())
+    assert history.strip() == "B:WK29,32:BK3,12 " + " ".join(shuffle)

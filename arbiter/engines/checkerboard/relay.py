@@ -121,7 +121,8 @@ class RelayLibrary:
 
     def enginecommand(self, command: str) -> tuple[bool, str]:
         with self._calls:
-            self._send("E", command.encode("latin-1", "replace")[:255])
+            # Whole, as CheckerBoard sends a long `set gamehist` (within the host's frame size).
+            self._send("E", command.encode("latin-1", "replace")[: _MAX_PAYLOAD - 1])
             payload = self._reply("C", "enginecommand")
         if len(payload) < 4:
             self._die_lost("the Wine host's enginecommand reply is too short")

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #define MAGIC "CBRL"
-#define MAX_PAYLOAD 4096
+#define MAX_PAYLOAD 65536
 #define TEXT_SIZE 1024
 #define COMMAND_SIZE 256
 
@@ -163,11 +163,12 @@ static void run_getmove(void) {
 }
 
 static void run_enginecommand(void) {
-    char command[COMMAND_SIZE], answer[TEXT_SIZE];
+    /* The API declares 256 bytes, but CheckerBoard sends a long `set gamehist` whole, and so does this. */
+    static char command[MAX_PAYLOAD + 1];
+    char answer[TEXT_SIZE];
     unsigned char reply[4 + TEXT_SIZE];
-    DWORD length = job_length < COMMAND_SIZE - 1 ? job_length : COMMAND_SIZE - 1;
-    memset(command, 0, sizeof command);
-    memcpy(command, job, length);
+    memset(command, 0, job_length < COMMAND_SIZE ? COMMAND_SIZE : job_length + 1);
+    memcpy(command, job, job_length);
     memset(answer, 0, sizeof answer);
     int handled = enginecommand(command, answer);
     answer[TEXT_SIZE - 1] = 0;
