@@ -260,7 +260,7 @@ def test_a_32_bit_dll_plays_or_the_missing_wine32_is_named(dll: Dll, tmp_path: P
             asyncio.run(engine.open("english"))
         return
     engine = asyncio.run(search_once(library, tmp_path / "e.log", 10.0, {}))
-    assert engine.faults == [] and "getmove" in (tmp_path / "e.log").read_text()
+    assert engine.faults == [] and "getmove color=" in (tmp_path / "e.log").read_text()
 
 
 def test_a_dll_without_the_api_or_missing_a_dll_it_needs_is_refused_at_start_saying_why(
@@ -343,7 +343,7 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
 
     hosts = asyncio.run(scenario())
     assert len(hosts) == 1, hosts
-    assert "getmove" not in (tmp_path / "e.log").read_text(), "no search was asked for"
+    assert "getmove color=" not in (tmp_path / "e.log").read_text(), "no search was asked for"
     assert_no_wine_left(wine_dir)
 
 
