@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from checkerboard_builds import BUILDS, SOURCE
 
-PACKAGES = "Debian packages wine64 and mingw-w64"
+PACKAGES = "Debian packages wine, wine64 and mingw-w64: bash scripts/install-wine.sh"
 CROSS = {64: "x86_64-w64-mingw32-gcc", 32: "i686-w64-mingw32-gcc"}
 
 
