@@ -381,3 +381,23 @@ def test_a_long_game_history_reaches_a_dll_whole(dll: Dll, tmp_path: Path) -> No
     asyncio.run(scenario())
     [history] = re.findall(r"gamehist (.*)", log.read_text())
     assert history.strip() == "B:WK29,32:BK3,12 " + " ".join(shuffle)
+
+
+def test_a_tournament_file_names_a_dll_as_it_names_a_linux_library(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "event.toml").write_text(
+        'name = "wine"\nvariant = "english"\ntime_control = "st=0.05 margin=2"\nformat = "round-robin"\n'
+        'games_per_encounter = 2\nconcurrency = 2\ndatabase = "event.sqlite"\n'
+        "[adjudication]\nmax_plies = 40\n"
+        f'[[engines]]\nname = "windows"\nprotocol = "checkerboard"\nlibrary = "{dll("english")}"\n'
+        "params = { hashsize = 32 }\n"
+        '[[engines]]\nname = "random"\nbundled = "random"\n',
+        encoding="utf-8",
+    )
+    result = arbiter("run", str(tmp_path / "event.toml"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "event.sqlite", create=False) as store:
+        counts = store.termination_counts(store.find_tournament().id)
+    assert sum(counts.values()) == 2 and set(counts) <= PLAYED_OUT, counts
+    assert_no_wine_left(wine_dir)
