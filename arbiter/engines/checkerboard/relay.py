@@ -16,15 +16,17 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import NoReturn
+from types import FrameType
+from typing import Any, NoReturn
 
 from arbiter.engines.checkerboard.api import CBMove, EngineMove, GetMoveReply
 from arbiter.engines.checkerboard.library import LibraryError
 from arbiter.engines.checkerboard.wine_prefix import new_instance, remove_instance
 from arbiter.engines.checkerboard.wine_setup import WINE32_HINT, WineSetup, end_prefix, wine_environment
 
+SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 MAGIC = b"CBRL"
 _HEADER = struct.Struct("<4sII")
 _GETMOVE = struct.Struct("<64iidii")
@@ -78,8 +80,9 @@ class RelayLibrary:
             self._end_wine()
             raise LibraryError(f"cannot start Wine ({' '.join(setup.wine)}): {error.strerror}") from None
         assert self._process.stdin is not None and self._process.stdout is not None
+        self._sigterm: SignalHandler = None  # the handler this one replaced, given back at the end
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, self._terminated)
+            self._sigterm = signal.signal(signal.SIGTERM, self._terminated)
         self._in = self._process.stdin.fileno()
         self._out = self._process.stdout.fileno()
         kind, payload = self._frame()
@@ -142,6 +145,8 @@ class RelayLibrary:
         except (OSError, subprocess.TimeoutExpired):
             self._process.kill()
         self._end_wine()
+        if self._sigterm is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, self._sigterm)
 
     # -- frames -------------------------------------------------------------------------------------
 
