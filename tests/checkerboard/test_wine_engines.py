@@ -22,6 +22,7 @@ from checkerboard_builds import SOURCE, cb_config
 from wine_builds import build_dll, live_wine_processes, skip_without_wine
 
 from arbiter.engines import EngineClient, EngineConfigError, EngineFault, MoveTime, create_engine
+from arbiter.engines.checkerboard.wine_prefix import server_directories
 from arbiter.engines.checkerboard.wine_setup import (
     WINE32_HINT,
     WineUnavailable,
@@ -331,19 +332,24 @@ def test_the_documented_prepare_command_finds_the_built_host_and_prefix(wine_dir
 def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     dll: Dll, wine_dir: Path, tmp_path: Path
 ) -> None:
-    """So Wine's start is never on the engine's clock: once the handshake is over the host is running."""
+    """So Wine's start is never on the engine's clock: once the handshake is over the host is running.
+    At the end nothing of its wineserver is left, not even the lock Wine keeps under /tmp."""
+    log = tmp_path / "e.log"
 
-    async def scenario() -> list[str]:
-        engine = create_engine(cb_config(dll("english")), stderr_log=tmp_path / "e.log")
+    async def scenario() -> tuple[list[str], list[Path]]:
+        engine = create_engine(cb_config(dll("english")), stderr_log=log)
         try:
             await engine.open("english")
-            return [line for line in live_wine_processes(wine_dir) if "wine_host64" in line]
+            hosts = [line for line in live_wine_processes(wine_dir) if "wine_host64" in line]
+            [prefix] = re.findall(r"in prefix (\S+)", log.read_text())
+            return hosts, server_directories(Path(prefix))
         finally:
             await engine.quit()
 
-    hosts = asyncio.run(scenario())
+    hosts, servers = asyncio.run(scenario())
     assert len(hosts) == 1, hosts
-    assert "getmove color=" not in (tmp_path / "e.log").read_text(), "no search was asked for"
+    assert "getmove color=" not in log.read_text(), "no search was asked for"
+    assert servers and not any(server.exists() for server in servers)
     assert_no_wine_left(wine_dir)
 
 

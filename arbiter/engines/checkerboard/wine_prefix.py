@@ -5,9 +5,12 @@ the files it changes (the registry) rather than writing into them, so the templa
 
 from __future__ import annotations
 
+import glob
 import os
 import secrets
 import shutil
+import tempfile
+from contextlib import suppress
 from pathlib import Path
 
 _STALE_MARK = "-"
@@ -45,7 +48,31 @@ def _link_tree(source: Path, target: Path) -> None:
 
 
 def remove_instance(prefix: Path) -> None:
+    remove_server_directories(prefix)
     shutil.rmtree(prefix, ignore_errors=True)
+
+
+def remove_server_directories(prefix: Path) -> None:
+    """What the prefix's ended wineserver left under /tmp (Wine leaves its lock file there)."""
+    for directory in server_directories(prefix):
+        shutil.rmtree(directory, ignore_errors=True)
+        with suppress(OSError):
+            directory.parent.rmdir()  # a directory Wine made for this server alone, now empty
+
+
+def server_directories(prefix: Path) -> list[Path]:
+    """Where Wine keeps the socket and lock of a prefix's wineserver: ``server-<dev>-<inode>`` of the
+    prefix, in ``/tmp/.wine-<uid>`` or in a ``/tmp/wine-XXXXXX`` of its own."""
+    try:
+        stat = prefix.stat()
+    except OSError:
+        return []
+    name = f"server-{stat.st_dev:x}-{stat.st_ino:x}"
+    found: set[Path] = set()
+    for root in {"/tmp", tempfile.gettempdir()}:
+        for pattern in (f".wine-{os.getuid()}", "wine-*"):
+            found.update(Path(path) for path in glob.glob(os.path.join(root, pattern, name)))
+    return sorted(found)
 
 
 def remove_stale(root: Path) -> None:
@@ -53,7 +80,7 @@ def remove_stale(root: Path) -> None:
     for entry in root.iterdir():
         pid, mark, _ = entry.name.partition(_STALE_MARK)
         if mark and pid.isdigit() and not _alive(int(pid)):
-            shutil.rmtree(entry, ignore_errors=True)
+            remove_instance(entry)
 
 
 def _alive(pid: int) -> bool:

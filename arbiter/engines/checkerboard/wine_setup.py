@@ -28,6 +28,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from arbiter.engines.checkerboard.wine_prefix import remove_server_directories
+
 HOST_SOURCE = Path(__file__).with_name("wine_host.c")
 COMPILERS = {64: "x86_64-w64-mingw32-gcc", 32: "i686-w64-mingw32-gcc"}
 # PE machine field -> pointer size in bits
@@ -212,6 +214,7 @@ def template_prefix(wine: list[str], wineserver: list[str], directory: Path, env
             )
         finally:
             end_prefix(wineserver, prefix, env)
+            remove_server_directories(prefix)
         if done.returncode != 0 or not (prefix / "system.reg").is_file():
             raise WineUnavailable(f"Wine could not create the prefix {prefix}: {done.stderr.strip()[-500:]}")
         (prefix / "wineserver").unlink(missing_ok=True)
