@@ -193,3 +193,21 @@ def test_an_engine_prefix_links_the_template_files_and_keeps_its_symlinks(
     monkeypatch.setattr(os, "link", no_hard_links)
     soft = new_instance(template, tmp_path / "cache")
     assert (soft / "system.reg").is_symlink() and (soft / "system.reg").read_text() == "registry"
+
+
+def test_an_unusable_cache_directory_is_named_without_a_traceback(tmp_path: Path) -> None:
+    env = wine_env(tmp_path, "think")
+    (tmp_path / "cache" / "prefixes").write_text("a file where the prefixes go")
+    message = refusal(tmp_path, env)
+    assert "cannot use" in message and "prefixes" in message and "ARBITER_WINE_DIR" in message
+
+
+def test_an_engine_prefix_that_cannot_be_made_stops_the_start_saying_why(tmp_path: Path) -> None:
+    env = wine_env(tmp_path, "think")
+    asyncio.run(search_once(tmp_path, env))  # makes the template; the engine plays a move
+    (tmp_path / "cache" / "instances").rmdir()
+    (tmp_path / "cache" / "instances").write_text("a file where the engines' prefixes go")
+    engine = asyncio.run(search_once(tmp_path, env))
+    [fault] = engine.faults
+    assert fault.kind == "startup_exit" and "cannot prepare Wine for" in fault.message
+    assert "Traceback" not in (tmp_path / "e.log").read_text()

@@ -22,4 +22,7 @@ def open_library(path: Path) -> CheckerBoardLibrary:
         setup = prepare(path, env)
     except WineUnavailable as error:
         raise LibraryError(str(error)) from None
-    return RelayLibrary(path, setup, env)
+    try:
+        return RelayLibrary(path, setup, env)
+    except OSError as error:  # the engine's own prefix could not be made
+        raise LibraryError(f"cannot prepare Wine for {path}: {error}") from None

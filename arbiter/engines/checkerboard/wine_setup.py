@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -248,13 +248,28 @@ def prepare(library: Path, env: Mapping[str, str]) -> WineSetup:
     """Everything needed to run ``library`` through Wine, built or found in the cache.
 
     Raises WineUnavailable, naming the packages to install, when something cannot be made."""
-    bits = dll_bits(library)
+    return prepare_bits(dll_bits(library), env)
+
+
+def prepare_bits(bits: int, env: Mapping[str, str], say: Callable[[str], None] | None = None) -> WineSetup:
+    """``prepare`` for DLLs of ``bits``; ``say`` hears before the slow part may begin."""
     wine, wineserver = wine_commands(env)
     if bits == 32:
         _check_32_bit(wine, env)
     directory = cache_directory(env)
-    host = build_host(bits, directory, env)
-    template = template_prefix(wine, wineserver, directory, env)
+    try:
+        host = build_host(bits, directory, env)
+        if say is not None:
+            say(f"building or finding the prefix ({TEMPLATE_SECONDS_NOTE})")
+        template = template_prefix(wine, wineserver, directory, env)
+    except OSError as error:
+        where = error.filename or directory
+        raise WineUnavailable(
+            f"cannot use {where} (set ARBITER_WINE_DIR elsewhere): {error.strerror}"
+        ) from None
+    except subprocess.TimeoutExpired as error:
+        command = " ".join(map(str, error.cmd))
+        raise WineUnavailable(f"Wine did not finish in {error.timeout:g} s: {command}") from None
     return WineSetup(wine, wineserver, host, template, bits, directory)
 
 
@@ -269,17 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ)
     started = time.monotonic()
     try:
-        if args.library is not None:
-            setup = prepare(args.library, env)
-        else:
-            wine, wineserver = wine_commands(env)
-            if args.bits == 32:
-                _check_32_bit(wine, env)
-            directory = cache_directory(env)
-            host = build_host(args.bits, directory, env)
-            print(f"building or finding the prefix ({TEMPLATE_SECONDS_NOTE})", flush=True)
-            template = template_prefix(wine, wineserver, directory, env)
-            setup = WineSetup(wine, wineserver, host, template, args.bits, directory)
+        bits = dll_bits(args.library) if args.library is not None else args.bits
+        setup = prepare_bits(bits, env, lambda text: print(text, flush=True))
     except WineUnavailable as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
