@@ -215,7 +215,13 @@ CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str
     fprintf(stderr, "getmove color=%d maxtime=%.4f info=%d moreinfo=%d\n", color, maxtime, info, moreinfo);
     fflush(stderr);
 #ifdef CB_CRASH
+#ifdef _WIN32
+    /* raise() only exits on Windows: a real access violation, through a pointer the compiler cannot know */
+    static int *volatile nowhere = NULL;
+    *nowhere = 1;
+#else
     raise(SIGSEGV);
+#endif
 #endif
 #ifdef CB_HANG
     for (;;) sleep(1);

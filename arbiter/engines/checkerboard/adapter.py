@@ -30,7 +30,8 @@ from arbiter.engines.checkerboard.api import CLAIMS, RESET, CheckerBoardLibrary
 from arbiter.engines.checkerboard.board import BoardMap, cb_color
 from arbiter.engines.checkerboard.decode import decode
 from arbiter.engines.checkerboard.games import ENGLISH, parse_gametype, variants_for
-from arbiter.engines.checkerboard.library import CtypesLibrary, LibraryError
+from arbiter.engines.checkerboard.library import LibraryError
+from arbiter.engines.checkerboard.loading import open_library
 from arbiter.engines.checkerboard.timing import time_args
 from arbiter.engines.hub_wire import HubLine, HubSyntaxError, format_line, parse_line
 from arbiter.notation.movetext import MoveTextError, parse_hub
@@ -389,7 +390,7 @@ def _exit(library: CheckerBoardLibrary | None, code: int) -> NoReturn:
 def load_library(path: Path) -> CheckerBoardLibrary:
     """The library, loaded into this process (raises LibraryError). Any ``CheckerBoardLibrary`` can
     stand behind the adapter, one that relays the calls to another process too."""
-    return CtypesLibrary(path)
+    return open_library(path)  # a Windows DLL on another system: relayed to the Wine host
 
 
 def main(argv: Sequence[str] | None = None) -> NoReturn:
@@ -412,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     adapter = Adapter(library, Output(protocol), path, args.param)
     adapter.serve(sys.stdin.buffer.readline)
     # A getmove still running may hold the C library's stream locks: then its buffers are left as they are.
-    _exit(library if adapter.idle else None, 0)
+    # A library run in another process (a DLL under Wine) holds none here, and is always ended.
+    _exit(library if adapter.idle or getattr(library, "out_of_process", False) else None, 0)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from arbiter.engines.checkerboard.wine_check import wine_problem
 from arbiter.engines.config import EngineConfig
-from arbiter.engines.faults import StartFailed
+from arbiter.engines.faults import EngineConfigError, StartFailed
 from arbiter.engines.hub import HubEngine
 
 ADAPTER_MODULE = "arbiter.engines.checkerboard.adapter"
@@ -45,4 +46,7 @@ class CheckerBoardEngine(HubEngine):
         if not path.is_file():
             where = "" if path.parent.is_dir() else f" (no directory {path.parent})"
             raise self._record(StartFailed(self.name, f"cannot load the library {path}: no such file{where}"))
+        problem = await wine_problem(path, self.config)
+        if problem is not None:  # no game could fix it: the event is refused before its first game
+            raise EngineConfigError(self.name, problem)
         await self._spawn(argv=adapter_command(self.config))
