@@ -33,6 +33,8 @@ SearchMode = Literal["think", "ponder", "analyze"]
 
 # Seconds a faulty engine gets to exit after `quit` before it is terminated.
 _BROKEN_QUIT_GRACE = 0.25
+# When an engine that is not searching closes its output, how long its exit status is waited for.
+_EXIT_STATUS_WAIT = 0.5
 
 
 class SearchHandle(ABC):
@@ -66,7 +68,10 @@ class SearchHandle(ABC):
                 async with asyncio.timeout(max(timeout, 0.0)):
                     await self._settled.wait()
             except TimeoutError:
-                return None
+                # An answer the reader thread stamped in time may be queued behind the timer: let it in.
+                await asyncio.sleep(0)
+                if not self.finished:
+                    return None
         if self._fault is not None:
             raise self._fault
         assert self._result is not None
@@ -272,18 +277,32 @@ class EngineClient(ABC):
             self._record(fault)
 
     def on_gone(self) -> None:
+        """The engine closed its output (or its connection) or exited.
+
+        During a search that is a crash named at once, whatever the time control, so that it is never
+        taken for a loss on time; the exit status is in the message when the engine had exited by then
+        (the reader looks for it for a moment). When nothing is being timed, the message waits a little
+        for the exit status.
+        """
         if self._closing or self._gone_task is not None or self._broken is not None:
             return
         if self._process is None:  # it ended before spawning returned: reported once it has
             self._gone_early = True
             return
+        if self._search_running():
+            self._fail(self._gone_fault())
+            return
         self._gone_task = asyncio.get_running_loop().create_task(self._report_gone())
 
     async def _report_gone(self) -> None:
         assert self._process is not None
-        await self._process.wait_exit(0.5)  # for the exit status in the message
+        await self._process.wait_exit(_EXIT_STATUS_WAIT)  # for the exit status in the message
         if not self._closing:
             self._fail(self._gone_fault())
+
+    def _search_running(self) -> bool:
+        """Whether a search is under way, and so an engine's time is being counted."""
+        return False
 
     def _record(self, fault: EngineFault) -> EngineFault:
         self.faults.append(fault)
@@ -294,7 +313,7 @@ class EngineClient(ABC):
         """The fault for an engine whose process ended (or closed its output) on its own."""
         process = self._process
         status = process.status() if process is not None else "is gone"
-        if process is not None and process.running:
+        if process is not None and process.returncode is None:
             status = "closed its output"
         tail = process.stderr_tail() if process is not None else ""
         detail = f"{status}; stderr: {tail}" if tail else status

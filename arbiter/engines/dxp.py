@@ -423,6 +423,9 @@ class DxpEngine(EngineClient):
         elif isinstance(message, GameEnd):  # the answer to the arbiter's own `E`
             self._inbox.put(message)
 
+    def _search_running(self) -> bool:
+        return self._search is not None and not self._search.finished
+
     def _wake_all(self, fault: EngineFault) -> None:
         self._inbox.fail(fault)
         if self._search is not None:

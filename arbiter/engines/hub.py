@@ -299,6 +299,9 @@ class HubEngine(EngineClient):
             with contextlib.suppress(BadMoveFormat):  # the late move of an abandoned search
                 await self._search.finish()
 
+    def _search_running(self) -> bool:
+        return self._search is not None and not self._search.finished
+
     def _wake_all(self, fault: EngineFault) -> None:
         self._inbox.fail(fault)
         while self._pongs:
