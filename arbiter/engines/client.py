@@ -51,6 +51,12 @@ class SearchHandle(ABC):
     def finished(self) -> bool:
         return self._settled.is_set()
 
+    @property
+    def started(self) -> float:
+        """The monotonic time the engine was told to move (taken just before the command was written):
+        what the search is charged from."""
+        return self._started
+
     def _settle(self, result: SearchResult) -> None:
         if not self.finished:
             self._result = result
@@ -108,6 +114,8 @@ class EngineClient(ABC):
         self._handshake_done = False
         self._gone_task: asyncio.Task[None] | None = None
         self._gone_early = False
+        # Why the engine cannot be trusted with another game (it ran past a deadline), if it cannot.
+        self.doubt: str | None = None
 
     # -- the life of an engine ----------------------------------------------------------------------
 
@@ -119,6 +127,17 @@ class EngineClient(ABC):
     @property
     def alive(self) -> bool:
         return self._process is not None and self._process.running and not self._closed
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the engine may play another game as it is: running, no fatal fault, no doubt."""
+        return self.alive and self._broken is None and self.doubt is None
+
+    def distrust(self, why: str) -> None:
+        """Note that the engine's state is in doubt (it hung, or answered past its deadline): its next
+        game gets a freshly started process, and ending this one gets only a short grace."""
+        if self.doubt is None:
+            self.doubt = why
 
     @abstractmethod
     async def start(self) -> None:
@@ -255,7 +274,7 @@ class EngineClient(ABC):
         assert self._process is not None
         self._closing = True
         grace = self.config.timeouts.quit
-        if self._broken is not None:  # it has shown it cannot be relied on: a short courtesy only
+        if self._broken is not None or self.doubt is not None:  # it cannot be relied on: a short courtesy
             grace = min(grace, _BROKEN_QUIT_GRACE)
         report = await self._process.shutdown(grace, self.config.timeouts.kill)
         self._note_shutdown(report, quit_expected)

@@ -274,9 +274,9 @@ class DxpEngine(EngineClient):
         if len(moves) > game.played:
             seconds = round(time.monotonic() - self._last_move_at)
             self._engine_to_move = True
+            search._started = time.monotonic()  # before the write: the answer cannot come earlier
             self._send(move_from_hub(moves[-1], max(seconds, 0)))
             game.played += 1
-            search._started = time.monotonic()
         return search
 
     async def _request_game(self, position: str, engine_side: str, level: Level) -> None:

@@ -225,8 +225,10 @@ class HubEngine(EngineClient):
             fields["mules"] = " ".join(str(square) for square in sorted(mules))
         go_flags = (mode, "draw-offered") if draw_offered else (mode,)
         text = "\n".join((format_line("pos", fields), level_line(level), format_line("go", flags=go_flags)))
+        # Stamped before the write: the answer, stamped by the reader thread, can never come earlier.
+        started = time.monotonic()
         self._write(text)
-        self._search = HubSearch(self, time.monotonic())
+        self._search = HubSearch(self, started)
         return self._search
 
     async def ping(self) -> float:

@@ -403,7 +403,7 @@ class EngineProcess:
         After an exit of its own, whatever is left would have outlived the engine. After SIGTERM to its
         group, the rest of the group is simply still dying, but what left the group is still a stray.
         """
-        found = self.processes.find()
+        found = await asyncio.to_thread(self.processes.find)  # a look through /proc: off the loop
         strays = [
             entry
             for entry in found

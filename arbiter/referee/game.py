@@ -279,7 +279,7 @@ class Referee:
         except EngineFault as fault:
             self._forfeit(color, fault)
             return
-        go_at = time.monotonic()  # the engine layer measures the move from here (``SearchResult.elapsed``)
+        go_at = handle.started  # the engine layer measures the move from here (``SearchResult.elapsed``)
         if self._overhead is not None and self._done_at is not None:
             self._overhead.append(go_at - self._done_at)
         turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at)
@@ -309,6 +309,7 @@ class Referee:
                 limit = engine.config.timeouts.search
                 result = await handle.wait(limit)
                 if result is None:
+                    engine.distrust("no move within its search timeout")
                     late = await handle.finish()
                     self._end(
                         turn.color.opponent,
@@ -449,6 +450,8 @@ class Referee:
 
     def _clock_forfeit(self, turn: _Turn, outcome: MoveOutcome, result: SearchResult | None) -> None:
         budget = turn.budget
+        # An engine past its deadline may be hung or out of step: it does not play another game as it is.
+        self.engines[turn.color].distrust("no move by its deadline" if result is None else "a late move")
         self._note_turn_warnings(turn)
         name = color_name(turn.color)
         late = "no move came" if result is None else f"its move came after {outcome.elapsed:.3f} s"

@@ -7,6 +7,13 @@ tournament says otherwise, and an engine that crashed or misbehaved is started a
 
 With a ``RemoteGames`` (see ``arbiter.distributed``) the games are played elsewhere instead: this
 process keeps the schedule, the store, the live view and the SPRT, and only the playing moves away.
+
+The event loop reads and times the engines of every running game, so nothing slow runs on it while
+games are played: the store is written and read by a thread of its own (one, so writes keep their
+order), the report is refreshed in another, and ending an engine looks through /proc in worker threads
+(see ``arbiter.engines.leftovers``). Once the engines have been probed, the interpreter is settled for
+timing (``arbiter.engines.pauses``). ``LONGEST_LOOP_STEP`` is the longest the loop may be held by one
+step; the tests check it with asyncio's slow-callback log.
 """
 
 from __future__ import annotations
@@ -15,10 +22,11 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -30,6 +38,7 @@ from arbiter.engines import (
     create_engine,
     probe_engine,
 )
+from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.game import play_game
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.referee.session import start_failure_record
@@ -47,8 +56,13 @@ from arbiter.store import (
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
-from arbiter.tournament.scoring import scheme_named
+from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
+
+_T = TypeVar("_T")
+
+# Seconds one step of the event loop may take while games are played; see ``docs/protocol.md``.
+LONGEST_LOOP_STEP = 0.02
 
 
 class RunError(Exception):
@@ -160,6 +174,7 @@ class TournamentRunner:
         self._seats: set[asyncio.Task[None]] = set()  # the seats counted against the capacity
         self._seat_tasks: set[asyncio.Task[None]] = set()  # every seat not yet awaited
         self._seats_changed = asyncio.Event()
+        self._store_thread: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -237,6 +252,8 @@ class TournamentRunner:
             await self.remote.preflight(self, store, tournament_id)
         store.set_status(tournament_id, TournamentStatus.RUNNING)
         self._check_sprt(store, tournament_id)
+        settle_for_timing()
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-store")
         loop = asyncio.get_running_loop()
         if handle_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -258,6 +275,8 @@ class TournamentRunner:
             raise
         finally:
             self._seating = None
+            self._store_thread.shutdown(wait=True)  # every write was awaited: nothing is left to wait for
+            self._store_thread = None
             if handle_signals:
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.remove_signal_handler(sig)
@@ -360,11 +379,11 @@ class TournamentRunner:
                         await engine.quit()
                     pool.clear()
                 try:
-                    store.record_game(tournament_id, game, record, events)
+                    await self._in_store_thread(store.record_game, tournament_id, game, record, events)
                 except GameAlreadyRecordedError:
                     # Another run stored this game first (a second coordinator on the same database):
                     # its copy is kept, and this one dropped, so no game counts twice.
-                    stored = store.game(tournament_id, game.key)
+                    stored = await self._in_store_thread(store.game, tournament_id, game.key)
                     self.observer.message(f"game {game.key} was already stored; the stored game is kept")
                     if stored is None:
                         raise
@@ -377,7 +396,9 @@ class TournamentRunner:
                     self.observer.events_recorded(events)
                 self.observer.game_finished(game, record)
                 self._after_game(tournament_id)
-                self._check_sprt(store, tournament_id)
+                if self._sprt_pending():
+                    games = await self._in_store_thread(store.finished_results, tournament_id)
+                    self._judge_sprt(games)
                 self.seats_changed()
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
@@ -385,7 +406,7 @@ class TournamentRunner:
     async def _engine(self, name: str, pool: dict[str, EngineClient]) -> EngineClient:
         """An opened engine for the next game: the slot's running one, or a fresh start."""
         engine = pool.get(name)
-        if engine is not None and engine.alive:
+        if engine is not None and engine.reusable:
             return engine
         if engine is not None:
             await engine.quit()
@@ -423,7 +444,7 @@ class TournamentRunner:
             new_faults = engine.faults[seen[color] :]
             for problem in new_faults:
                 events.append(Event(EventKind.FAULT, f"{problem.kind}: {problem}", engine=names[color]))
-            if not self.config.reuse_engines or new_faults or not engine.alive:
+            if not self.config.reuse_engines or new_faults or not engine.reusable:
                 await engine.quit()
                 pool.pop(names[color], None)
         return record, events
@@ -447,12 +468,22 @@ class TournamentRunner:
             tags=dict(setup.tags),
         )
 
+    async def _in_store_thread(self, call: Callable[..., _T], *args: object) -> _T:
+        """``call(*args)`` in the store's thread, off the loop that times the engines."""
+        assert self._store_thread is not None
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+
+    def _sprt_pending(self) -> bool:
+        return self.sprt is not None and self.config.format == "match" and self._decided is None
+
     def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
         """For a two-engine match with an SPRT: stop starting games once the test has decided."""
-        if self.sprt is None or self.config.format != "match" or self._decided is not None:
-            return
+        if self._sprt_pending():
+            self._judge_sprt(store.finished_results(tournament_id))
+
+    def _judge_sprt(self, games: list[FinishedGame]) -> None:
+        assert self.sprt is not None
         first, second = list(self.engines)
-        games = store.finished_results(tournament_id)
         if self.config.repeat:
             result = sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
         else:
