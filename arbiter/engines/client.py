@@ -100,6 +100,8 @@ class EngineClient(ABC):
     """One connection to one engine process. Use ``open()`` before play and ``quit()`` after it."""
 
     protocol: ClassVar[str]
+    # How an engine that stopped talking while still running is described.
+    _closed_words: ClassVar[str] = "closed its output"
 
     def __init__(self, config: EngineConfig, *, stderr_log: Path | None = None) -> None:
         self.config = config
@@ -333,7 +335,7 @@ class EngineClient(ABC):
         process = self._process
         status = process.status() if process is not None else "is gone"
         if process is not None and process.returncode is None:
-            status = "closed its output"
+            status = self._closed_words
         tail = process.stderr_tail() if process is not None else ""
         detail = f"{status}; stderr: {tail}" if tail else status
         if not self._handshake_done:

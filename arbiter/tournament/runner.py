@@ -61,8 +61,8 @@ from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt
 
 _T = TypeVar("_T")
 
-# Seconds one step of the event loop may take while games are played; see ``docs/protocol.md``.
-LONGEST_LOOP_STEP = 0.02
+# The most CPU seconds one step of the event loop may take while games are played (docs/protocol.md).
+LONGEST_LOOP_STEP = 0.01
 
 
 class RunError(Exception):
