@@ -52,14 +52,14 @@ class LoopSteps:
             finally:
                 watch._note(handle, time.perf_counter() - wall, time.thread_time() - cpu)
 
-        asyncio.Handle._run = timed_run  # type: ignore[method-assign]
+        asyncio.Handle._run = timed_run  # type: ignore[method-assign,assignment]
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         if self._original is not None:
-            asyncio.Handle._run = self._original  # type: ignore[method-assign]
+            asyncio.Handle._run = self._original  # type: ignore[method-assign,assignment]
 
     def _note(self, handle: Any, wall: float, cpu: float) -> None:
         if not self.measuring:
