@@ -15,6 +15,7 @@ import io
 import queue
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -31,6 +32,7 @@ class _OpenSearch:
     """A ``go`` from the moment it is read until its ``done`` is written."""
 
     control: SearchControl = field(default_factory=SearchControl)
+    read_at: float = field(default_factory=time.monotonic)  # when ``go`` was read: its clock starts then
     began: bool = False  # the main thread has reached it: every earlier reply is written
     early_pings: int = 0  # pings read before it began, answered when it begins
 
@@ -262,7 +264,7 @@ class HubEngine:
         for candidate in (GoMode.PONDER, GoMode.ANALYZE):
             if line.has_flag(candidate.value):
                 mode = candidate
-        control.configure(self.level, mode)
+        control.configure(self.level, mode, search.read_at)
         with self._lock:
             search.began = True
             for _ in range(search.early_pings):

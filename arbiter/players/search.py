@@ -10,6 +10,7 @@ carries the mules and applies the mule rules' game ends at every node (``arbiter
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ MAX_PLY = 100  # deeper lines (long forced sequences) are scored statically
 MAX_DEPTH = 60
 CHECK_INTERVAL = 512  # nodes between looks at the clock and the stop flag
 MAX_TABLE_ENTRIES = 1_500_000
+_FREE_IN_PLACE = 10_000  # a table this small is freed at once (well under a millisecond)
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -109,8 +111,15 @@ class AlphaBetaSearch:
         self._control = SearchControl()
 
     def new_game(self) -> None:
-        self.table.clear()
+        self._drop_table()
         self.history.clear()
+
+    def _drop_table(self) -> None:
+        """Start an empty table. Freeing a full one takes a large part of a second, so it is done in a
+        thread of its own: never between reading ``go`` and answering, where the clock runs."""
+        old, self.table = self.table, {}
+        if len(old) > _FREE_IN_PLACE:
+            threading.Thread(target=old.clear, name="free-table", daemon=True).start()
 
     # ------------------------------------------------------------------ the root
 
@@ -133,7 +142,7 @@ class AlphaBetaSearch:
         self._next_check = min(CHECK_INTERVAL, self._node_limit)
         self.history.clear()
         if len(self.table) > MAX_TABLE_ENTRIES:
-            self.table.clear()
+            self._drop_table()
         self._on_line = {(p.white, p.black, p.kings, p.mules, int(p.turn)) for p in history}
 
         w, b, k, m, turn = position.white, position.black, position.kings, position.mules, int(position.turn)

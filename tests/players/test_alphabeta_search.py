@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from arbiter.notation.movetext import format_hub, parse_hub
@@ -128,3 +130,25 @@ def test_a_search_refuses_a_position_of_another_variant() -> None:
         engine.search(
             Position.start(get_variant("international")), [], SearchControl.for_level(Level(depth=1))
         )
+
+
+class _NotingDict(dict[object, object]):
+    """A table that notes the thread that empties it."""
+
+    cleared_in: list[str] = []
+
+    def clear(self) -> None:
+        self.cleared_in.append(threading.current_thread().name)
+        super().clear()
+
+
+def test_a_new_game_frees_a_full_table_outside_the_thread_that_answers_go() -> None:
+    search = AlphaBetaSearch(get_variant("english"))
+    full = _NotingDict((number, number) for number in range(50_000))
+    search.table = full  # type: ignore[assignment]
+    search.new_game()
+    assert search.table == {} and search.table is not full
+    for thread in threading.enumerate():
+        if thread.name == "free-table":
+            thread.join(5.0)
+    assert _NotingDict.cleared_in == ["free-table"]
