@@ -5,7 +5,7 @@ answers included, and a full collection of a large heap takes tens of millisecon
 is called once start-up is over: what exists then (modules, configurations, tables) is moved out of the
 collector's sight with ``gc.freeze()``, and the thresholds are raised so that collections come seldom
 and stay small in a process that runs for hours. It also shortens the interpreter's switch interval, so
-a reader thread woken by an answer takes the interpreter lock within a millisecond when another thread
+a reader thread woken by an answer takes the interpreter lock within half a millisecond when another thread
 (the event loop, the store or report thread) is busy in Python code.
 
 ``PauseLog`` measures the collections that remain: how many of each generation, and the longest.
@@ -24,7 +24,7 @@ from typing import Any
 # in CPython, only when the objects that survived since the last full one are a quarter of the heap).
 GC_THRESHOLDS = (20_000, 20, 50)
 # Seconds a thread may run Python code before another one waiting for the interpreter lock gets it.
-SWITCH_INTERVAL = 0.001
+SWITCH_INTERVAL = 0.0005
 
 
 def settle_for_timing() -> None:

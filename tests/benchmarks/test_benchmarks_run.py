@@ -60,3 +60,9 @@ def test_distributed_scaling_benchmark_runs_a_tiny_match(tmp_path: Path) -> None
     pytest.importorskip("distributed")
     out = run_benchmark("distributed_scaling", "--games", "4", "--tasks", "20", cwd=tmp_path)
     assert "games/s" in out
+
+
+def test_referee_overhead_benchmark_runs_an_event_at_a_concurrency(tmp_path: Path) -> None:
+    args = ["--concurrency", "2", "--games", "2", "--tc", "st=1"]
+    out = run_benchmark("referee_overhead", *args, cwd=tmp_path)
+    assert "added between an answer's arrival and its charge" in out and "time forfeits" in out
