@@ -241,6 +241,10 @@ class EngineClient(ABC):
     def _check_usable(self) -> None:
         if self._broken is not None:
             raise self._broken
+        if self._gone_task is not None and not self._closing:
+            # Its output closed between searches and the exit status is still awaited: whatever it is
+            # asked now can never be answered, so it has crashed now, not at its next deadline.
+            raise self._fail(self._gone_fault())
         if self._process is None:
             raise RuntimeError(f"engine '{self.name}' has not been started")
         if self._closed or self._closing:

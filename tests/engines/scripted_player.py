@@ -59,6 +59,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--close-output-at", type=int, default=0, help="at move K close stdout and sleep (still running)"
     )
+    parser.add_argument(
+        "--close-output-after", type=int, default=0, help="close stdout right after answering move K"
+    )
     parser.add_argument("--once", type=Path, default=None, help="misbehave only in the process that makes it")
     parser.add_argument("--say-at", type=int, default=0, help="at move K print --say instead of a move")
     parser.add_argument("--say", default="", help="the line printed at --say-at (backslash escapes allowed)")
@@ -210,6 +213,9 @@ class ScriptedEngine:
             if number in args.offer_draw_at or (draw_offered and args.accept_draws):
                 words.append("draw")
             self.write(" ".join(words))
+            if number == args.close_output_after and self.misbehaves():
+                os.close(sys.stdout.fileno())
+                self.deaf.set()  # nothing more can be written: the rest of its life it only reads
 
     def misbehaves(self) -> bool:
         """Whether this process plays its misbehaviours: always, or (``--once``) if it is the first."""

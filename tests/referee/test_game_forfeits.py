@@ -128,3 +128,14 @@ def test_when_neither_engine_starts_the_game_stays_unfinished() -> None:
     record = play(game_setup(), missing, missing.model_copy(update={"name": "also-missing"}))
     assert ending(record.outcome) == (Winner.UNFINISHED, Termination.START_FAILURE)
     assert record.outcome is not None and "neither engine could be started" in record.outcome.reason
+
+
+@pytest.mark.parametrize("flag", ["--close-output-at", "--close-output-after"])
+def test_an_engine_that_closes_its_output_crashes_at_once_even_at_a_fast_control(flag: str) -> None:
+    # During its search, or right after its move and so before its next one: the crash is named as soon
+    # as it is asked to move, well before a 0.3 s deadline, never taken for a loss on time.
+    # Black takes 0.1 s a move, so White's output is known closed before White is asked again.
+    black = scripted("black", "--sleep", "0.1")
+    record = play(game_setup("st=0.3", fen=KINGS), scripted("white", flag, "2"), black)
+    assert ending(record.outcome) == (Winner.BLACK, Termination.CRASH)
+    assert record.outcome is not None and "closed its output" in record.outcome.reason
