@@ -31,8 +31,8 @@ from arbiter.engines.process_marker import MARKER_VARIABLE, marker_value, new_to
 from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 _TAIL_BYTES = 2048
-# After the process exits, how long its last output may take to arrive when a leftover child keeps the
-# pipe open (normally end-of-file comes at once).
+# After a DXP engine exits, how long its last output may take to arrive when a leftover child keeps its
+# stdout open (normally end-of-file comes at once; a Hub engine's reader takes what is there at once).
 _EXIT_FLUSH_SECONDS = 0.2
 
 _live_engines: dict[int, EngineProcesses] = {}
@@ -354,8 +354,11 @@ class EngineProcess:
                 self._end_leftovers(self.config.timeouts.kill, group_dying=False)
             )
         if not self._stdout_closed.is_set():
-            # A child the engine left behind may hold the pipe open: do not wait for end-of-file forever.
-            asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
+            # A child the engine left behind may hold the pipe open: do not wait for end-of-file.
+            if self._reader is not None:
+                self._reader.engine_exited()
+            else:
+                asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
 
     # -- ending ------------------------------------------------------------------------------------
 

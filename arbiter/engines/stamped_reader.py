@@ -76,6 +76,7 @@ class StampedReader:
         os.set_blocking(self._wake_write, False)
         self._draining = threading.Event()  # a stopped reader reads (and drops) again
         self._closing = threading.Event()
+        self._exited = threading.Event()
         self._wake_lock = threading.Lock()  # the wake pipe is not written once the thread closed it
         self._ended = False
         self._thread = threading.Thread(target=self._run, name=f"reader-{name}", daemon=True)
@@ -90,6 +91,12 @@ class StampedReader:
     def drain(self) -> None:
         """Read and drop whatever comes from now on, so a blocked writer can reach its exit."""
         self._draining.set()
+        self._wake()
+
+    def engine_exited(self) -> None:
+        """The engine exited but its output is still open (a process it left behind holds it): take what
+        it wrote before exiting, then report the stream closed, without waiting for end-of-file."""
+        self._exited.set()
         self._wake()
 
     def close(self) -> None:
@@ -113,6 +120,7 @@ class StampedReader:
         poller.register(self._wake_read, select.POLLIN)
         poller.register(self._fd, select.POLLIN)
         stopped = False
+        exit_reported = False
         try:
             while not self._closing.is_set():
                 ready = {fd for fd, _ in poller.poll()}
@@ -122,6 +130,11 @@ class StampedReader:
                     if stopped and self._draining.is_set():
                         stopped = False
                         poller.register(self._fd, select.POLLIN)
+                    if self._exited.is_set() and not exit_reported:
+                        exit_reported = True
+                        if not stopped and self._read_what_is_there():
+                            return  # end-of-file came after all, and was reported
+                        self._post(self._sink.stream_closed, True, None)
                     continue
                 if self._fd not in ready:
                     continue
@@ -151,6 +164,23 @@ class StampedReader:
                 os.close(self._wake_write)
                 if self._owns_fd:
                     os.close(self._fd)
+
+    def _read_what_is_there(self) -> bool:
+        """Take what can be read without waiting; True when that reached end-of-file (reported)."""
+        look = select.poll()
+        look.register(self._fd, select.POLLIN)
+        while look.poll(0):
+            try:
+                data = os.read(self._fd, _READ_SIZE)
+            except OSError:
+                data = b""
+            if not data:
+                self._post(self._sink.stream_closed, *self._peek_exit())
+                return True
+            if not self._draining.is_set() and self._take(data, time.monotonic()) is not None:
+                self._partial = b""
+                return False
+        return False
 
     def _take(self, data: bytes, at: float) -> str | None:
         """Cut ``data`` into lines and post them; the reason to stop reading, if any."""
