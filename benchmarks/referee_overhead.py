@@ -242,6 +242,12 @@ async def run_event(games: int, concurrency: int, variant: str, tc: str, engine:
     for record in records:
         if record.outcome is not None and record.outcome.termination in lost:
             print(f"    ply {record.plies + 1}: {record.outcome.reason}")
+    charged = [move.elapsed for record in records for move in record.moves if move.elapsed is not None]
+    if charged:
+        print(
+            f"  time charged a move: median {statistics.median(charged) * 1000:.1f} ms, 99th percentile "
+            f"{percentile(charged, 0.99) * 1000:.1f} ms, max {max(charged) * 1000:.1f} ms"
+        )
     print(f"  added between an answer's arrival and its charge: {milliseconds(arrivals.added)}")
     print(f"  (charged when the loop handles it, it would add: {milliseconds(arrivals.handling)})")
     wall, cpu = steps.longest_wall, steps.longest_cpu

@@ -41,8 +41,10 @@ class PauseLog:
 
     counts: list[int] = field(default_factory=lambda: [0, 0, 0])
     longest: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    longest_cpu: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # the collecting thread's
     total: float = 0.0
     _began: float = 0.0
+    _began_cpu: float = 0.0
 
     def attach(self) -> PauseLog:
         gc.callbacks.append(self._callback)
@@ -54,17 +56,19 @@ class PauseLog:
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
             return
         took = time.perf_counter() - self._began
         generation = int(info.get("generation", 0))
         self.counts[generation] += 1
         self.longest[generation] = max(self.longest[generation], took)
+        self.longest_cpu[generation] = max(self.longest_cpu[generation], time.thread_time() - self._began_cpu)
         self.total += took
 
     def describe(self) -> str:
         parts = [
-            f"gen{generation}: {count} (longest {self.longest[generation] * 1000:.1f} ms)"
+            f"gen{generation}: {count} (longest {self.longest[generation] * 1000:.1f} ms, "
+            f"{self.longest_cpu[generation] * 1000:.1f} ms CPU)"
             for generation, count in enumerate(self.counts)
         ]
         return f"{', '.join(parts)}; {self.total * 1000:.1f} ms in all"
