@@ -56,7 +56,7 @@ from arbiter.store import (
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
-from arbiter.tournament.scoring import FinishedGame, scheme_named
+from arbiter.tournament.scoring import scheme_named
 from arbiter.tournament.stats import SprtResult, SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
 
 _T = TypeVar("_T")
@@ -397,8 +397,9 @@ class TournamentRunner:
                 self.observer.game_finished(game, record)
                 self._after_game(tournament_id)
                 if self._sprt_pending():
-                    games = await self._in_store_thread(store.finished_results, tournament_id)
-                    self._judge_sprt(games)
+                    # Reading every result and the statistics: in the store's thread, off the loop.
+                    result = await self._in_store_thread(self._sprt_of, store, tournament_id)
+                    self._apply_sprt(result)
                 self.seats_changed()
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
@@ -479,18 +480,21 @@ class TournamentRunner:
     def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
         """For a two-engine match with an SPRT: stop starting games once the test has decided."""
         if self._sprt_pending():
-            self._judge_sprt(store.finished_results(tournament_id))
+            self._apply_sprt(self._sprt_of(store, tournament_id))
 
-    def _judge_sprt(self, games: list[FinishedGame]) -> None:
+    def _sprt_of(self, store: TournamentStore, tournament_id: int) -> SprtResult:
+        """The test on the games stored so far (touches nothing of the runner: it runs in a thread)."""
         assert self.sprt is not None
+        games = store.finished_results(tournament_id)
         first, second = list(self.engines)
         if self.config.repeat:
-            result = sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
-        else:
-            wins = sum(1 for g in games if g.fraction_for(first) == 1.0)
-            losses = sum(1 for g in games if g.fraction_for(first) == 0.0)
-            result = sprt_wdl(self.sprt, wins, len(games) - wins - losses, losses)
-        if result.decision.value != "continue":
+            return sprt_pentanomial(self.sprt, pentanomial(games, first, second).counts)
+        wins = sum(1 for g in games if g.fraction_for(first) == 1.0)
+        losses = sum(1 for g in games if g.fraction_for(first) == 0.0)
+        return sprt_wdl(self.sprt, wins, len(games) - wins - losses, losses)
+
+    def _apply_sprt(self, result: SprtResult) -> None:
+        if result.decision.value != "continue" and self._decided is None:
             self._decided = result
             self.observer.message(
                 f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
