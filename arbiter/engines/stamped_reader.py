@@ -27,6 +27,7 @@ from typing import Protocol
 # After end-of-file, how long the thread looks for the engine's exit status to name it in the fault.
 _EXIT_PEEK_SECONDS = 0.02
 _READ_SIZE = 65536
+_READS_AFTER_EXIT = 16
 
 
 class StreamSink(Protocol):
@@ -169,7 +170,9 @@ class StampedReader:
         """Take what can be read without waiting; True when that reached end-of-file (reported)."""
         look = select.poll()
         look.register(self._fd, select.POLLIN)
-        while look.poll(0):
+        for _ in range(_READS_AFTER_EXIT):  # what is left keeps writing: what it wrote now is enough
+            if not look.poll(0):
+                break
             try:
                 data = os.read(self._fd, _READ_SIZE)
             except OSError:
@@ -177,9 +180,11 @@ class StampedReader:
             if not data:
                 self._post(self._sink.stream_closed, *self._peek_exit())
                 return True
-            if not self._draining.is_set() and self._take(data, time.monotonic()) is not None:
+            why = None if self._draining.is_set() else self._take(data, time.monotonic())
+            if why is not None:
                 self._partial = b""
-                return False
+                self._post(self._sink.stream_stopped, why)
+                break
         return False
 
     def _take(self, data: bytes, at: float) -> str | None:
