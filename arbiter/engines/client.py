@@ -132,8 +132,9 @@ class EngineClient(ABC):
 
     @property
     def reusable(self) -> bool:
-        """Whether the engine may play another game as it is: running, no fatal fault, no doubt."""
-        return self.alive and self._broken is None and self.doubt is None
+        """Whether the engine may play another game as it is: running, talking (its output open), no
+        fatal fault, no doubt."""
+        return self.alive and self._broken is None and self._gone_task is None and self.doubt is None
 
     def distrust(self, why: str) -> None:
         """Note that the engine's state is in doubt (it hung, or answered past its deadline): its next
