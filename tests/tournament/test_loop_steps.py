@@ -10,6 +10,7 @@ runner allows itself (docs/protocol.md).
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from tournament_files import bundled, write_tournament
 
 import arbiter.engines.leftovers as leftovers
+from arbiter.engines.pauses import GC_THRESHOLDS
 from arbiter.referee.record import GameRecord
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
@@ -80,3 +82,28 @@ def test_no_loop_step_waits_on_the_store_the_report_or_proc_while_games_are_play
     assert refreshes, "the report was refreshed"
     assert steps.longest_wall.wall < SLOW * 0.8, steps.describe()
     assert steps.longest_cpu.cpu < LONGEST_LOOP_STEP, steps.describe()
+
+
+class NotesTheCollector(QuietObserver):
+    def __init__(self) -> None:
+        self.seen: list[tuple[tuple[int, int, int], int]] = []
+
+    def game_started(self, game: PlannedGame) -> None:
+        self.seen.append((gc.get_threshold(), gc.get_freeze_count()))
+
+
+def test_games_are_played_with_start_up_frozen_out_of_the_collector_and_its_thresholds_raised(
+    tmp_path: Path,
+) -> None:
+    body = 'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 1\n'
+    engines = bundled("random-1", "random", seed=1) + bundled("random-2", "random", seed=2)
+    config, configs = load_tournament(
+        write_tournament(tmp_path, body + "[adjudication]\nmax_plies = 4\n", engines)
+    )
+    observer = NotesTheCollector()
+    gc.unfreeze()  # as a fresh process starts (an earlier event in this process may have settled it)
+    gc.set_threshold(700, 10, 10)
+    with TournamentStore.open(config.database) as store:
+        asyncio.run(TournamentRunner(config, configs, observer=observer).run(store, handle_signals=False))
+    [(thresholds, frozen)] = observer.seen
+    assert thresholds == GC_THRESHOLDS and frozen > 0
