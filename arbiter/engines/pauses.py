@@ -3,10 +3,10 @@
 A garbage collection stops every thread of the process, the threads that read and stamp the engines'
 answers included, and a full collection of a large heap takes tens of milliseconds. ``settle_for_timing``
 is called once start-up is over: what exists then (modules, configurations, tables) is moved out of the
-collector's sight with ``gc.freeze()``, and the thresholds are raised so that collections come seldom
-and stay small in a process that runs for hours. It also shortens the interpreter's switch interval, so
-a reader thread woken by an answer takes the interpreter lock within half a millisecond when another thread
-(the event loop, the store or report thread) is busy in Python code.
+collector's sight with ``gc.freeze()``, and the thresholds keep the young collections small and make
+full ones rare in a process that runs for hours. It also shortens the interpreter's switch interval, so
+a reader thread woken by an answer takes the interpreter lock within half a millisecond when another
+thread (the event loop, the store or report thread) is busy in Python code.
 
 ``PauseLog`` measures the collections that remain: how many of each generation, and the longest.
 """
@@ -19,10 +19,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-# Young collections every 20,000 net allocations instead of 700 (each still takes well under a
-# millisecond); a middle one every 20 young ones; a full one only after 50 middle ones (and, as always
-# in CPython, only when the objects that survived since the last full one are a quarter of the heap).
-GC_THRESHOLDS = (20_000, 20, 50)
+# A collection's pause grows with the generation it collects: the young one holds at most the first
+# threshold's objects, the middle one about the first times the second. Both stay small (well under a
+# millisecond), so they may come often; the full one, whose cost is the whole heap that was not frozen,
+# comes only after 100 middle ones (and, as always in CPython, only when the objects that survived since
+# the last full one are a quarter of that heap).
+GC_THRESHOLDS = (1_000, 10, 100)
 # Seconds a thread may run Python code before another one waiting for the interpreter lock gets it.
 SWITCH_INTERVAL = 0.0005
 
