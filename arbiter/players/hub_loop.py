@@ -105,8 +105,17 @@ class HubEngine:
     def run(self) -> int:
         reader = threading.Thread(target=self._read, name="hub-reader", daemon=True)
         reader.start()
+        tidying = True  # the player may have housekeeping for idle time (``Player.tidy``)
         while not self._output_closed:
-            item = self._queue.get()
+            if tidying:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    tidying = self.player.tidy()
+                    continue
+            else:
+                item = self._queue.get()
+            tidying = True
             if item is None:
                 return 0
             line, search = item

@@ -10,7 +10,6 @@ carries the mules and applies the mule rules' game ends at every node (``arbiter
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -28,7 +27,7 @@ MAX_PLY = 100  # deeper lines (long forced sequences) are scored statically
 MAX_DEPTH = 60
 CHECK_INTERVAL = 512  # nodes between looks at the clock and the stop flag
 MAX_TABLE_ENTRIES = 1_500_000
-_FREE_IN_PLACE = 10_000  # a table this small is freed at once (well under a millisecond)
+_FREE_IN_PLACE = 10_000  # entries freed at once (about a millisecond): a smaller table goes at once
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -103,6 +102,7 @@ class AlphaBetaSearch:
         self.no_move_sign = 1 if plays_to_lose(variant) else -1
         self.mule_rules = variant.has_mules
         self.table: dict[_Key, _Entry] = {}
+        self._garbage: list[dict[_Key, _Entry]] = []  # dropped tables, freed while idle (``tidy``)
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self._next_check = CHECK_INTERVAL
@@ -115,11 +115,23 @@ class AlphaBetaSearch:
         self.history.clear()
 
     def _drop_table(self) -> None:
-        """Start an empty table. Freeing a full one takes a large part of a second, so it is done in a
-        thread of its own: never between reading ``go`` and answering, where the clock runs."""
+        """Start an empty table. Freeing a full one takes a large part of a second (and a thread freeing
+        it would hold the interpreter lock all along), so the old one is freed bit by bit by ``tidy``
+        while the engine is idle: never between reading ``go`` and answering, where the clock runs."""
         old, self.table = self.table, {}
         if len(old) > _FREE_IN_PLACE:
-            threading.Thread(target=old.clear, name="free-table", daemon=True).start()
+            self._garbage.append(old)
+
+    def tidy(self) -> bool:
+        """Free a slice of the dropped tables; True while some are left."""
+        while self._garbage:
+            old = self._garbage[-1]
+            for _ in range(min(_FREE_IN_PLACE, len(old))):
+                old.popitem()
+            if old:
+                return True
+            self._garbage.pop()
+        return False
 
     # ------------------------------------------------------------------ the root
 
