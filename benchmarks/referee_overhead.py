@@ -170,6 +170,8 @@ class WhileGamesArePlayed(QuietObserver):
     def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
         self.left -= 1
         self.steps.measuring = self.left > 0
+        if self.left == 0:
+            self.pauses.detach()  # not the collections of reading the games back afterwards
 
 
 def event_file(folder: Path, games: int, concurrency: int, variant: str, tc: str, engine: str) -> Path:
