@@ -11,7 +11,6 @@ Unknown commands and keys are ignored, as Hub asks; known commands with bad argu
 from __future__ import annotations
 
 import argparse
-import gc
 import io
 import queue
 import sys
@@ -280,10 +279,6 @@ class HubEngine:
             for _ in range(search.early_pings):
                 self._write_unlocked("pong")
         decision = Decision(None)
-        # No collection while the clock runs (a full one over a large table takes tens of milliseconds,
-        # and stops the reader thread too): the young objects are collected once the move is sent.
-        collecting = gc.isenabled()
-        gc.disable()
         try:
             decision = self._decide(line, control)
             control.wait_for_release()
@@ -294,9 +289,6 @@ class HubEngine:
                 self._write_unlocked(_done_line(decision))
                 self._open.remove(search)
             self.own_moves += 1
-            if collecting:
-                gc.enable()
-                gc.collect(1)
 
     def _decide(self, line: HubLine, control: SearchControl) -> Decision:
         position = self.position if self.position is not None else Position.start(self.variant)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import io
 
 from arbiter.notation.movetext import parse_hub
@@ -35,21 +34,3 @@ def test_a_player_that_fails_reports_the_error_and_still_plays_a_legal_move() ->
 def test_commands_are_answered_in_order_and_quit_ends_the_loop() -> None:
     lines = run_engine(FailingPlayer(), "ping\ninit\nquit\nping\n")
     assert lines == ["pong", "ready"]
-
-
-class NotesTheCollector(FailingPlayer):
-    """Notes whether the collector runs during its search (and then fails, so a legal move is played)."""
-
-    def __init__(self) -> None:
-        self.seen: list[bool] = []
-
-    def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:
-        self.seen.append(gc.isenabled())
-        return super().think(request, control, info)
-
-
-def test_no_garbage_collection_runs_while_a_search_is_thinking() -> None:
-    player = NotesTheCollector()
-    lines = run_engine(player, "pos\nlevel depth=1\ngo think\n")
-    assert lines[-1].startswith("done move=")
-    assert player.seen == [False] and gc.isenabled()
