@@ -5,9 +5,10 @@ Two figures for each kind of round trip:
 - the wall time of the awaited call, as the referee sees it: the arbiter formatting and writing the
   command, the engine reading it and answering, and the arbiter reading and parsing the answer;
 - the arbiter's own share of it, timed in-process around the arbiter's own steps: from the call until
-  the request is written to the engine's pipe, the handling of each piece of the reply (cutting it into
-  lines and parsing them), and the waking of the waiting call after the last piece. The wait for the
-  engine, and for the operating system to run either process, is left out.
+  the request is written to the engine's pipe, the handling of each batch of the reply's lines on the
+  event loop (parsing them; the reader thread has cut and stamped them), and the waking of the waiting
+  call after the last batch. The wait for the engine, and for the operating system to run either
+  process or the reader thread, is left out.
 
     python benchmarks/engine_roundtrip.py                      # the bundled `random` engine
     python benchmarks/engine_roundtrip.py --count 20000
@@ -44,22 +45,21 @@ class OwnShare:
         self._written = 0.0
         self._handling = 0.0  # seconds spent handling the reply so far
         self._handled = 0.0  # when the handler last returned
-        write, handle = process.write, process._data_received
+        write, handle = process.write, process.lines_read
 
         def timed_write(data: bytes) -> bool:
             written = write(data)
             self._written = time.perf_counter()
             return written
 
-        def timed_handle(fd: int, data: bytes) -> None:
+        def timed_handle(lines: list[bytes], at: float) -> None:
             began = time.perf_counter()
-            handle(fd, data)
-            if fd == 1:  # the protocol stream; stderr is only logged
-                self._handled = time.perf_counter()
-                self._handling += self._handled - began
+            handle(lines, at)
+            self._handled = time.perf_counter()
+            self._handling += self._handled - began
 
         process.write = timed_write  # type: ignore[method-assign]
-        process._data_received = timed_handle  # type: ignore[method-assign]
+        process.lines_read = timed_handle  # type: ignore[method-assign]
 
     def begin(self) -> None:
         self._handling = 0.0

@@ -172,7 +172,7 @@ class EngineHost:
             for fault in new_faults:
                 note = Event(EventKind.FAULT, f"{fault.kind}: {fault}", engine=sides[color].config.name)
                 events.append(EngineFaultNote.of(note))
-            if order.reuse_engines and not new_faults and engine.alive:
+            if order.reuse_engines and not new_faults and engine.reusable:
                 self._give_back(engine, setup.variant)
             else:
                 ending.append(engine)

@@ -34,6 +34,8 @@ SearchMode = Literal["think", "ponder", "analyze"]
 
 # Seconds a faulty engine gets to exit after `quit` before it is terminated.
 _BROKEN_QUIT_GRACE = 0.25
+# When an engine that is not searching closes its output, how long its exit status is waited for.
+_EXIT_STATUS_WAIT = 0.5
 
 
 class SearchHandle(ABC):
@@ -49,6 +51,12 @@ class SearchHandle(ABC):
     @property
     def finished(self) -> bool:
         return self._settled.is_set()
+
+    @property
+    def started(self) -> float:
+        """The monotonic time the engine was told to move (taken just before the command was written):
+        what the search is charged from."""
+        return self._started
 
     def _settle(self, result: SearchResult) -> None:
         if not self.finished:
@@ -67,7 +75,10 @@ class SearchHandle(ABC):
                 async with asyncio.timeout(max(timeout, 0.0)):
                     await self._settled.wait()
             except TimeoutError:
-                return None
+                # An answer the reader thread stamped in time may be queued behind the timer: let it in.
+                await asyncio.sleep(0)
+                if not self.finished:
+                    return None
         if self._fault is not None:
             raise self._fault
         assert self._result is not None
@@ -90,6 +101,8 @@ class EngineClient(ABC):
     """One connection to one engine process. Use ``open()`` before play and ``quit()`` after it."""
 
     protocol: ClassVar[str]
+    # How an engine that stopped talking while still running is described.
+    _closed_words: ClassVar[str] = "closed its output"
 
     def __init__(
         self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
@@ -108,6 +121,8 @@ class EngineClient(ABC):
         self._handshake_done = False
         self._gone_task: asyncio.Task[None] | None = None
         self._gone_early = False
+        # Why the engine cannot be trusted with another game (it ran past a deadline), if it cannot.
+        self.doubt: str | None = None
 
     # -- the life of an engine ----------------------------------------------------------------------
 
@@ -119,6 +134,18 @@ class EngineClient(ABC):
     @property
     def alive(self) -> bool:
         return self._process is not None and self._process.running and not self._closed
+
+    @property
+    def reusable(self) -> bool:
+        """Whether the engine may play another game as it is: running, talking (its output open), no
+        fatal fault, no doubt."""
+        return self.alive and self._broken is None and self._gone_task is None and self.doubt is None
+
+    def distrust(self, why: str) -> None:
+        """Note that the engine's state is in doubt (it hung, or answered past its deadline): its next
+        game gets a freshly started process, and ending this one gets only a short grace."""
+        if self.doubt is None:
+            self.doubt = why
 
     @abstractmethod
     async def start(self) -> None:
@@ -220,6 +247,10 @@ class EngineClient(ABC):
     def _check_usable(self) -> None:
         if self._broken is not None:
             raise self._broken
+        if self._gone_task is not None and not self._closing:
+            # Its output closed between searches and the exit status is still awaited: whatever it is
+            # asked now can never be answered, so it has crashed now, not at its next deadline.
+            raise self._fail(self._gone_fault())
         if self._process is None:
             raise RuntimeError(f"engine '{self.name}' has not been started")
         if self._closed or self._closing:
@@ -255,7 +286,7 @@ class EngineClient(ABC):
         assert self._process is not None
         self._closing = True
         grace = self.config.timeouts.quit
-        if self._broken is not None:  # it has shown it cannot be relied on: a short courtesy only
+        if self._broken is not None or self.doubt is not None:  # it cannot be relied on: a short courtesy
             grace = min(grace, _BROKEN_QUIT_GRACE)
         report = await self._process.shutdown(grace, self.config.timeouts.kill)
         self._note_shutdown(report, quit_expected)
@@ -278,18 +309,32 @@ class EngineClient(ABC):
             self._record(fault)
 
     def on_gone(self) -> None:
+        """The engine closed its output (or its connection) or exited.
+
+        During a search that is a crash named at once, whatever the time control, so that it is never
+        taken for a loss on time; the exit status is in the message when the engine had exited by then
+        (the reader looks for it for a moment). When nothing is being timed, the message waits a little
+        for the exit status.
+        """
         if self._closing or self._gone_task is not None or self._broken is not None:
             return
         if self._process is None:  # it ended before spawning returned: reported once it has
             self._gone_early = True
             return
+        if self._search_running():
+            self._fail(self._gone_fault())
+            return
         self._gone_task = asyncio.get_running_loop().create_task(self._report_gone())
 
     async def _report_gone(self) -> None:
         assert self._process is not None
-        await self._process.wait_exit(0.5)  # for the exit status in the message
+        await self._process.wait_exit(_EXIT_STATUS_WAIT)  # for the exit status in the message
         if not self._closing:
             self._fail(self._gone_fault())
+
+    def _search_running(self) -> bool:
+        """Whether a search is under way, and so an engine's time is being counted."""
+        return False
 
     def _record(self, fault: EngineFault) -> EngineFault:
         self.faults.append(fault)
@@ -300,8 +345,8 @@ class EngineClient(ABC):
         """The fault for an engine whose process ended (or closed its output) on its own."""
         process = self._process
         status = process.status() if process is not None else "is gone"
-        if process is not None and process.running:
-            status = "closed its output"
+        if process is not None and process.returncode is None:
+            status = self._closed_words
         tail = process.stderr_tail() if process is not None else ""
         detail = f"{status}; stderr: {tail}" if tail else status
         if not self._handshake_done:

@@ -5,12 +5,16 @@ port is chosen by the configuration or by the arbiter, and given to the engine t
 command. DXP keeps the game on the engine's side, so ``begin_search`` works out what the engine has not
 seen yet: it proposes a game (`R`) when a new one starts, relays the opponent's move (`M`) otherwise,
 and waits for the engine's move. DXP has no `stop` and no `ping`: see docs/protocol.md.
+
+Once connected, the engine's messages are read by a thread of its own (``stamped_reader``), which stamps
+each one when it arrives, as for Hub engines; the arbiter writes through asyncio.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import time
 from collections import deque
@@ -50,6 +54,7 @@ from arbiter.engines.faults import (
     GameRefused,
     Garbage,
     HandshakeTimeout,
+    OutputFlood,
     ProtocolError,
     ReadyTimeout,
     Unresponsive,
@@ -60,6 +65,7 @@ from arbiter.engines.inbox import Inbox
 from arbiter.engines.level import Clock, Level
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import SearchResult
+from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 _HOST = "127.0.0.1"
 _REFUSALS = {1: "version not supported", 2: "refused this game", 3: "refuses all games"}
@@ -121,6 +127,7 @@ class DxpEngine(EngineClient):
     """A DXP engine, started by the arbiter and played as the follower."""
 
     protocol = "dxp"
+    _closed_words = "closed its connection"
 
     def __init__(
         self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
@@ -131,9 +138,8 @@ class DxpEngine(EngineClient):
         self._inbox: Inbox[DxpMessage] = Inbox()
         self._server: asyncio.Server | None = None
         self._incoming: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
-        self._reader: asyncio.StreamReader | None = None
+        self._messages: StampedReader | None = None  # reads the connection once the game can begin
         self._writer: asyncio.StreamWriter | None = None
-        self._reader_task: asyncio.Task[None] | None = None
         self._game: _Game | None = None
         self._search: DxpSearch | None = None
         self._last_move_at = time.monotonic()
@@ -182,14 +188,23 @@ class DxpEngine(EngineClient):
                 else f"accept a connection on {self.port}"
             )
             raise self._fail(HandshakeTimeout(self.name, f"did not {how} within {timeout:g} s"))
-        self._reader, self._writer = streams
+        _, self._writer = streams
         connection = self._writer.get_extra_info("socket")
-        if connection is not None:  # moves are tiny and each one is waited for: send them at once
-            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        assert connection is not None
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # tiny moves, each one awaited
         if self._server is not None:
             self._server.close()
         self._handshake_done = True
-        self._reader_task = asyncio.get_running_loop().create_task(self._read_messages())
+        # The engine has been sent nothing yet, so it has sent nothing: the reader thread takes every
+        # message, from a descriptor of its own, while asyncio only writes.
+        transport = self._writer.transport
+        assert isinstance(transport, asyncio.ReadTransport)
+        transport.pause_reading()
+        limits = ReadLimits(MAX_MESSAGE, self.config.output_limit_bytes)
+        self._messages = StampedReader(
+            os.dup(connection.fileno()), self, limits, separator=b"\0", name=f"{self.name}-dxp"
+        )
+        self._messages.start()
         self.identity = EngineIdentity(name=self.name)
         return self.identity
 
@@ -277,9 +292,9 @@ class DxpEngine(EngineClient):
         if len(moves) > game.played:
             seconds = round(time.monotonic() - self._last_move_at)
             self._engine_to_move = True
+            search._started = time.monotonic()  # before the write: the answer cannot come earlier
             self._send(move_from_hub(moves[-1], max(seconds, 0)))
             game.played += 1
-            search._started = time.monotonic()
         return search
 
     async def _request_game(self, position: str, engine_side: str, level: Level) -> None:
@@ -357,10 +372,8 @@ class DxpEngine(EngineClient):
             self._server.close()
         # A DXP engine need not exit when the connection closes, so ending it is no fault of its own.
         await self._close_process(quit_expected=False)
-        if self._reader_task is not None:
-            self._reader_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader_task
+        if self._messages is not None:
+            self._messages.close()
         if self._writer is not None:
             with contextlib.suppress(OSError, ConnectionError):
                 await self._writer.wait_closed()
@@ -374,6 +387,8 @@ class DxpEngine(EngineClient):
         data = encode(message)
         logger.debug("%s < %r", self.name, data)
         self.comm_log.sent(data.rstrip(b"\0").decode("ascii", "backslashreplace"))
+        if self._messages is not None:
+            self._messages.command_sent()
         self._writer.write(data)
 
     def _send_quietly(self, message: DxpMessage) -> None:
@@ -387,29 +402,30 @@ class DxpEngine(EngineClient):
             with contextlib.suppress(BadMoveFormat):
                 await self._search.finish()
 
-    async def _read_messages(self) -> None:
-        assert self._reader is not None
-        while True:
+    # -- StreamSink: the connection's messages, from the reader thread ------------------------------
+
+    def lines_read(self, lines: list[bytes], at: float) -> None:
+        for data in lines:
+            if self._broken is not None or self._closing:
+                return
+            self.comm_log.received(data.decode("ascii", "backslashreplace"))
             try:
-                data = await self._reader.readuntil(b"\0")
-            except asyncio.IncompleteReadError:
-                self.on_gone()
-                return
-            except asyncio.LimitOverrunError:
-                self._fail(Garbage(self.name, f"sent a message longer than {MAX_MESSAGE} characters"))
-                return
-            except OSError:
-                self.on_gone()
-                return
-            at = time.monotonic()
-            self.comm_log.received(data[:-1].decode("ascii", "backslashreplace"))
-            try:
-                message = decode(data[:-1])
+                message = decode(data)
             except DxpSyntaxError as error:
                 self._fail(Garbage(self.name, f"sent an unreadable DXP message: {error}"))
                 return
             logger.debug("%s > %r", self.name, data)
             self._dispatch(message, at)
+
+    def stream_stopped(self, why: str) -> None:
+        if why == "line":
+            self._fail(Garbage(self.name, f"sent a message longer than {MAX_MESSAGE} characters"))
+        else:
+            limit = self.config.output_limit_bytes
+            self._fail(OutputFlood(self.name, f"sent more than {limit} bytes after one message"))
+
+    def stream_closed(self, exited: bool, returncode: int | None) -> None:
+        self.on_gone()
 
     def _dispatch(self, message: DxpMessage, at: float) -> None:
         search = self._search if self._search is not None and not self._search.finished else None
@@ -439,6 +455,9 @@ class DxpEngine(EngineClient):
             self._inbox.put(message)
         elif isinstance(message, GameEnd):  # the answer to the arbiter's own `E`
             self._inbox.put(message)
+
+    def _search_running(self) -> bool:
+        return self._search is not None and not self._search.finished
 
     def _wake_all(self, fault: EngineFault) -> None:
         self._inbox.fail(fault)

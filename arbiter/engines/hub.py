@@ -247,8 +247,10 @@ class HubEngine(EngineClient):
             fields["mules"] = " ".join(str(square) for square in sorted(mules))
         go_flags = (mode, "draw-offered") if draw_offered else (mode,)
         text = "\n".join((format_line("pos", fields), level_line(level), format_line("go", flags=go_flags)))
+        # Stamped before the write: the answer, stamped by the reader thread, can never come earlier.
+        started = time.monotonic()
         self._write(text)
-        self._search = HubSearch(self, time.monotonic())
+        self._search = HubSearch(self, started)
         return self._search
 
     async def ping(self) -> float:
@@ -323,6 +325,9 @@ class HubEngine(EngineClient):
         if self._search is not None and not self._search.finished:
             with contextlib.suppress(BadMoveFormat):  # the late move of an abandoned search
                 await self._search.finish()
+
+    def _search_running(self) -> bool:
+        return self._search is not None and not self._search.finished
 
     def _wake_all(self, fault: EngineFault) -> None:
         self._inbox.fail(fault)

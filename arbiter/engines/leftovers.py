@@ -5,6 +5,9 @@ or when it carries the engine's token in its environment (see ``process_marker``
 ones that left the group with ``setsid``. Ending them is SIGTERM, then SIGKILL to what is still there,
 until every one of them is gone and the zombies the arbiter adopted are reaped. A process is followed by
 its pid and start time, so a pid reused by someone else's process is never signalled.
+
+Looking through /proc takes tens of milliseconds on a busy machine, so ``end`` does every look in a
+worker thread: the event loop goes on reading and timing the other engines meanwhile.
 """
 
 from __future__ import annotations
@@ -61,22 +64,28 @@ class EngineProcesses:
         running after ``term_grace`` seconds; reap what the arbiter adopted. Returns what is still there
         ``kill_timeout`` seconds after that."""
         known = {entry.pid: entry for entry in found}
-        self.signal(signal.SIGTERM, known.values())
+        await asyncio.to_thread(self.signal, signal.SIGTERM, list(known.values()))
         started = time.monotonic()
         while True:
-            for entry in self.find():
-                if entry.pid not in known:  # started while the others were being ended
-                    known[entry.pid] = entry
-                    self.signal(signal.SIGTERM, [entry])
-            left = self._remaining(known)
+            left = await asyncio.to_thread(self._look, known)
             if not left:
                 return []
             waited = time.monotonic() - started
             if waited >= term_grace + kill_timeout:
                 return left
             if waited >= term_grace:
-                self.signal(signal.SIGKILL, [entry for entry in left if not entry.zombie])
+                await asyncio.to_thread(
+                    self.signal, signal.SIGKILL, [entry for entry in left if not entry.zombie]
+                )
             await asyncio.sleep(_POLL_SECONDS)
+
+    def _look(self, known: dict[int, ProcessEntry]) -> list[ProcessEntry]:
+        """One look (in a worker thread): SIGTERM to what was started since, then what is left."""
+        for entry in self.find():
+            if entry.pid not in known:  # started while the others were being ended
+                known[entry.pid] = entry
+                self.signal(signal.SIGTERM, [entry])
+        return self._remaining(known)
 
     def _current(self, known: dict[int, ProcessEntry]) -> list[ProcessEntry]:
         """``known`` brought up to date: what has gone (or whose pid was reused) is dropped."""

@@ -3,9 +3,11 @@
 Every process the engine starts is ended with it, even one that left its session: see ``leftovers``.
 When the engine exits on its own (a crash, a kill from outside), what it left running is ended at once.
 
-The process writes its protocol output to a pipe that is cut into lines here, with a cap on the length
-of a line and on the bytes that may follow one command, so a misbehaving engine cannot make the arbiter
-buffer without bound. Its stderr goes to a log file (also capped) and never into the protocol stream.
+The process writes its protocol output to a pipe read by a thread of its own (``stamped_reader``), which
+stamps every line with the moment it was read, so a busy event loop never adds to an engine's time. The
+pipe is cut into lines there, with a cap on the length of a line and on the bytes that may follow one
+command, so a misbehaving engine cannot make the arbiter buffer without bound. Its stderr goes to a log
+file (also capped) and never into the protocol stream.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import os
 import resource
 import signal
 import subprocess
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,10 +28,11 @@ from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartF
 from arbiter.engines.leftovers import EngineProcesses
 from arbiter.engines.process_group import ProcessEntry, become_subreaper, signal_group
 from arbiter.engines.process_marker import MARKER_VARIABLE, marker_value, new_token
+from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 _TAIL_BYTES = 2048
-# After the process exits, how long its last output may take to arrive when a leftover child keeps the
-# pipe open (normally end-of-file comes at once).
+# After a DXP engine exits, how long its last output may take to arrive when a leftover child keeps its
+# stdout open (normally end-of-file comes at once; a Hub engine's reader takes what is there at once).
 _EXIT_FLUSH_SECONDS = 0.2
 
 _live_engines: dict[int, EngineProcesses] = {}
@@ -131,8 +133,7 @@ class EngineProcess:
         self._log = log
         self._stdout_is_protocol = stdout_is_protocol
         self._transport: asyncio.SubprocessTransport | None = None
-        self._partial = b""
-        self._output_since_command = 0
+        self._reader: StampedReader | None = None  # the protocol stream's reader thread
         self._reading_stopped = False
         self._stderr_written = 0
         self._stderr_overflowed = False
@@ -140,6 +141,8 @@ class EngineProcess:
         self._exited = asyncio.Event()
         self._stdout_closed = asyncio.Event()
         self._returncode: int | None = None
+        self._peeked_returncode: int | None = None  # seen by the reader thread before the child watcher
+        self._gone_at_exit = False
         self.pid = 0
         self._token = token  # in the environment of the engine and of everything it starts
         self._ending = False  # shutdown() has begun
@@ -168,12 +171,14 @@ class EngineProcess:
         log = stderr_log.open("ab")
         process = cls(config, listener, log, stderr_log, stdout_is_protocol, token)
         loop = asyncio.get_running_loop()
+        # The protocol stream is a pipe of our own, read by the reader thread rather than the loop.
+        protocol_read, protocol_write = os.pipe() if stdout_is_protocol else (-1, -1)
         try:
             transport, _ = await loop.subprocess_exec(
                 lambda: _PipeProtocol(process),
                 *args,
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdout=protocol_write if stdout_is_protocol else subprocess.PIPE,
                 stderr=subprocess.PIPE if stdout_is_protocol else subprocess.STDOUT,
                 cwd=config.working_dir,
                 env=env,
@@ -183,8 +188,19 @@ class EngineProcess:
             )
         except (OSError, subprocess.SubprocessError) as error:
             log.close()
+            if stdout_is_protocol:
+                os.close(protocol_read)
             raise StartFailed(config.name, _start_error_text(args, config.working_dir, error)) from error
+        finally:
+            if stdout_is_protocol:
+                os.close(protocol_write)  # the engine holds the only writing end: its exit is end-of-file
         process.pid = transport.get_pid()
+        if stdout_is_protocol:
+            limits = ReadLimits(config.line_limit_bytes, config.output_limit_bytes)
+            process._reader = StampedReader(
+                protocol_read, process, limits, pid=process.pid, name=f"{config.name}-{process.pid}"
+            )
+            process._reader.start()
         _live_engines[process.pid] = process.processes
         header = f"[arbiter] started pid {process.pid}: {' '.join(args)}\n"
         log.write(header.encode())
@@ -200,14 +216,14 @@ class EngineProcess:
 
     @property
     def returncode(self) -> int | None:
-        return self._returncode
+        return self._returncode if self._returncode is not None else self._peeked_returncode
 
     @property
     def running(self) -> bool:
         return not self._exited.is_set()
 
     def status(self) -> str:
-        return describe_status(self._returncode)
+        return describe_status(self.returncode)
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines of stderr, to put in a fault message."""
@@ -243,7 +259,8 @@ class EngineProcess:
         pipe = self._stdin_pipe()
         if pipe is None or pipe.is_closing() or self._exited.is_set():
             return False
-        self._output_since_command = 0
+        if self._reader is not None:
+            self._reader.command_sent()
         pipe.write(data)
         return True
 
@@ -261,61 +278,40 @@ class EngineProcess:
     # -- reading (called by the event loop) ----------------------------------------------------------
 
     def _data_received(self, fd: int, data: bytes) -> None:
-        if fd == 1 and self._stdout_is_protocol:
-            self._protocol_data(data)
-        else:
-            self._log_data(data)
+        # The protocol stream comes through the reader thread; what asyncio reads is only logged.
+        self._log_data(data)
 
-    def _protocol_data(self, data: bytes) -> None:
-        if self._reading_stopped:
-            return
-        self._output_since_command += len(data)
-        limit = self.config.output_limit_bytes
-        if self._output_since_command > limit:
-            self._stop_reading(
-                OutputFlood(self.config.name, f"printed more than {limit} bytes after one command")
-            )
-            return
-        if b"\n" not in data:
-            self._partial += data
-            self._check_partial()
-            return
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        now = time.monotonic()
-        line_limit = self.config.line_limit_bytes
+    # StreamSink: what the reader thread hands to the loop.
+
+    def lines_read(self, lines: list[bytes], at: float) -> None:
         for line in lines:
-            if len(line) > line_limit:
-                self._stop_reading(
-                    LineTooLong(self.config.name, f"printed a line longer than {line_limit} bytes")
-                )
-                return
-            self._listener.on_line(line, now)
             if self._reading_stopped:
                 return
-        self._check_partial()
+            self._listener.on_line(line, at)
 
-    def _check_partial(self) -> None:
-        if len(self._partial) > self.config.line_limit_bytes:
-            limit = self.config.line_limit_bytes
-            self._stop_reading(LineTooLong(self.config.name, f"printed a line longer than {limit} bytes"))
-
-    def _stop_reading(self, fault: EngineFault) -> None:
+    def stream_stopped(self, why: str) -> None:
         """Stop taking protocol output: the engine then blocks on its full pipe until it is ended."""
+        if self._reading_stopped:
+            return
         self._reading_stopped = True
-        self._partial = b""
-        self._pause_stdout(True)
+        name = self.config.name
+        if why == "flood":
+            limit = self.config.output_limit_bytes
+            fault: EngineFault = OutputFlood(name, f"printed more than {limit} bytes after one command")
+        else:
+            limit = self.config.line_limit_bytes
+            fault = LineTooLong(name, f"printed a line longer than {limit} bytes")
         self._listener.on_stream_fault(fault)
 
-    def _pause_stdout(self, pause: bool) -> None:
-        if self._transport is None:
+    def stream_closed(self, exited: bool, returncode: int | None) -> None:
+        if returncode is not None and self._returncode is None:
+            self._peeked_returncode = returncode
+        self._stdout_closed.set()
+        if exited and returncode is None and not self._exited.is_set():
+            # Reaped by the child watcher, whose word with the status is on its way: report with it.
+            self._gone_at_exit = True
             return
-        pipe = self._transport.get_pipe_transport(1)
-        if isinstance(pipe, asyncio.ReadTransport) and not pipe.is_closing():
-            if pause:
-                pipe.pause_reading()
-            else:
-                pipe.resume_reading()
+        self._listener.on_gone()
 
     def _log_data(self, data: bytes) -> None:
         if self._log.closed:
@@ -341,7 +337,7 @@ class EngineProcess:
             )
 
     def _pipe_closed(self, fd: int) -> None:
-        if fd == 1:
+        if fd == 1 and not self._stdout_is_protocol:  # DXP: its stdout, logged, closed with the engine
             self._stdout_closed.set()
             self._listener.on_gone()
 
@@ -349,6 +345,8 @@ class EngineProcess:
         assert self._transport is not None
         self._returncode = self._transport.get_returncode()
         self._exited.set()
+        if self._gone_at_exit:
+            self._listener.on_gone()
         if not self._ending and self._sweep is None:
             # It ended on its own (crashed, or was killed from outside): what it started goes now, not
             # whenever the engine is closed; shutdown() reports it.
@@ -356,8 +354,11 @@ class EngineProcess:
                 self._end_leftovers(self.config.timeouts.kill, group_dying=False)
             )
         if not self._stdout_closed.is_set():
-            # A child the engine left behind may hold the pipe open: do not wait for end-of-file forever.
-            asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
+            # A child the engine left behind may hold the pipe open: do not wait for end-of-file.
+            if self._reader is not None:
+                self._reader.engine_exited()
+            else:
+                asyncio.get_running_loop().call_later(_EXIT_FLUSH_SECONDS, self._listener.on_gone)
 
     # -- ending ------------------------------------------------------------------------------------
 
@@ -370,7 +371,8 @@ class EngineProcess:
         self.close_stdin()
         # Drain what is still coming so that a blocked writer can reach its exit.
         self._reading_stopped = True
-        self._pause_stdout(False)
+        if self._reader is not None:
+            self._reader.drain()
         terminated = False
         if not await self.wait_exit(quit_grace):
             terminated = True
@@ -388,6 +390,8 @@ class EngineProcess:
             self._transport.close()
         # Let the pipes' closing callbacks run before the loop may be closed.
         await self.wait_output_closed(0.5)
+        if self._reader is not None:
+            self._reader.close()
         await asyncio.sleep(0)
         self._log.close()
         if not unkillable:
@@ -402,7 +406,7 @@ class EngineProcess:
         After an exit of its own, whatever is left would have outlived the engine. After SIGTERM to its
         group, the rest of the group is simply still dying, but what left the group is still a stray.
         """
-        found = self.processes.find()
+        found = await asyncio.to_thread(self.processes.find)  # a look through /proc: off the loop
         strays = [
             entry
             for entry in found

@@ -76,6 +76,9 @@ class AlphaBetaPlayer(Player):
             search.new_game()
         self.hopeless_searches = 0
 
+    def tidy(self) -> bool:
+        return any([search.tidy() for search in self.searches.values()])
+
     def search_for(self, request: ThinkRequest) -> AlphaBetaSearch:
         variant = request.position.variant
         if variant.id not in self.searches:

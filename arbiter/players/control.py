@@ -40,17 +40,19 @@ class SearchControl:
         control.configure(level, mode)
         return control
 
-    def configure(self, level: Level, mode: GoMode) -> None:
-        """Set the limits and start the clock. A ``stop`` that came earlier still counts."""
+    def configure(self, level: Level, mode: GoMode, started: float | None = None) -> None:
+        """Set the limits and start the clock, at ``started`` (the monotonic time ``go`` was read: the
+        arbiter's clock runs from then, however long earlier commands took) or now. A ``stop`` that
+        came earlier still counts."""
         self.level = level
         self.mode = GoMode.THINK if mode is GoMode.PONDER and self._early_ponder_hit else mode
         self._configured = True
         self.max_nodes = level.nodes
         self.max_depth = level.depth
-        self._start_clock()
+        self._start_clock(started)
 
-    def _start_clock(self) -> None:
-        self.started = time.monotonic()
+    def _start_clock(self, started: float | None = None) -> None:
+        self.started = time.monotonic() if started is None else started
         if self.free_running:
             self._soft = self._hard = None
         else:

@@ -15,6 +15,7 @@ import io
 import queue
 import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -32,6 +33,7 @@ class _OpenSearch:
     """A ``go`` from the moment it is read until its ``done`` is written."""
 
     control: SearchControl = field(default_factory=SearchControl)
+    read_at: float = field(default_factory=time.monotonic)  # when ``go`` was read: its clock starts then
     began: bool = False  # the main thread has reached it: every earlier reply is written
     early_pings: int = 0  # pings read before it began, answered when it begins
 
@@ -111,8 +113,17 @@ class HubEngine:
     def run(self) -> int:
         reader = threading.Thread(target=self._read, name="hub-reader", daemon=True)
         reader.start()
+        tidying = True  # the player may have housekeeping for idle time (``Player.tidy``)
         while not self._output_closed:
-            item = self._queue.get()
+            if tidying:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    tidying = self.player.tidy()
+                    continue
+            else:
+                item = self._queue.get()
+            tidying = True
             if item is None:
                 return 0
             line, search = item
@@ -273,7 +284,7 @@ class HubEngine:
         for candidate in (GoMode.PONDER, GoMode.ANALYZE):
             if line.has_flag(candidate.value):
                 mode = candidate
-        control.configure(self.level, mode)
+        control.configure(self.level, mode, search.read_at)
         with self._lock:
             search.began = True
             for _ in range(search.early_pings):

@@ -94,6 +94,12 @@ class TimeBudget:
     hard: float | None
 
 
+def move_time_reserve(move_time: float) -> float:
+    """Seconds of a fixed move time never used: a quarter of it (at least 50 ms, at most 1 s, never more
+    than half), for the last look at the clock, writing the answer, and a loaded machine's delays."""
+    return min(0.5 * move_time, max(0.05, 0.25 * move_time), 1.0)
+
+
 def safety_margin(time_left: float) -> float:
     """Time never spent from the clock: room for the process, the pipe and the arbiter's own overhead."""
     return min(1.0, 0.02 + 0.05 * time_left)
@@ -106,8 +112,8 @@ def time_budget(level: Level) -> TimeBudget:
     soft: float | None = None
     if level.move_time is not None:
         # The arbiter measures from its side of the pipe, and a loaded machine delays both the search's
-        # stop check and the pipe: keep 50 ms back, or half of a very short move time.
-        hard = max(0.0, level.move_time - min(0.05, 0.5 * level.move_time))
+        # stop check and the pipe: keep a reserve that grows with the move time.
+        hard = max(0.0, level.move_time - move_time_reserve(level.move_time))
         soft = 0.6 * hard
     if level.time is not None:
         usable = max(0.0, level.time - safety_margin(level.time))

@@ -111,7 +111,12 @@ class Player(ABC):
         """Take a parameter declared by ``params``; the value is already checked and typed."""
 
     def new_game(self) -> None:  # noqa: B027 - optional hook
-        """Forget everything learnt in the previous game."""
+        """Forget everything learnt in the previous game (quickly: ``go`` may follow at once)."""
+
+    def tidy(self) -> bool:
+        """Do a little housekeeping left for idle time (about a millisecond at most); True while more
+        is left. Called only while no command is waiting, so never where a clock runs."""
+        return False
 
     @abstractmethod
     def think(self, request: ThinkRequest, control: SearchControl, info: InfoSink) -> Decision:

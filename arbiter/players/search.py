@@ -25,8 +25,9 @@ MATE_BOUND = MATE - 1_000  # scores beyond this are forced wins or losses
 INFINITY = 1_000_000
 MAX_PLY = 100  # deeper lines (long forced sequences) are scored statically
 MAX_DEPTH = 60
-CHECK_INTERVAL = 512  # nodes between looks at the clock and the stop flag
+CHECK_INTERVAL = 256  # nodes between looks at the clock and the stop flag (a few ms on a loaded machine)
 MAX_TABLE_ENTRIES = 1_500_000
+_FREE_IN_PLACE = 10_000  # entries freed at once (about a millisecond): a smaller table goes at once
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -102,6 +103,7 @@ class AlphaBetaSearch:
         self.mule_rules = variant.has_mules
         self.optional_capture = variant.optional_capture
         self.table: dict[_Key, _Entry] = {}
+        self._garbage: list[dict[_Key, _Entry]] = []  # dropped tables, freed while idle (``tidy``)
         self.history: dict[tuple[int, int], int] = {}
         self.nodes = 0
         self._next_check = CHECK_INTERVAL
@@ -110,8 +112,27 @@ class AlphaBetaSearch:
         self._control = SearchControl()
 
     def new_game(self) -> None:
-        self.table.clear()
+        self._drop_table()
         self.history.clear()
+
+    def _drop_table(self) -> None:
+        """Start an empty table. Freeing a full one takes a large part of a second (and a thread freeing
+        it would hold the interpreter lock all along), so the old one is freed bit by bit by ``tidy``
+        while the engine is idle: never between reading ``go`` and answering, where the clock runs."""
+        old, self.table = self.table, {}
+        if len(old) > _FREE_IN_PLACE:
+            self._garbage.append(old)
+
+    def tidy(self) -> bool:
+        """Free a slice of the dropped tables; True while some are left."""
+        while self._garbage:
+            old = self._garbage[-1]
+            for _ in range(min(_FREE_IN_PLACE, len(old))):
+                old.popitem()
+            if old:
+                return True
+            self._garbage.pop()
+        return False
 
     # ------------------------------------------------------------------ the root
 
@@ -138,7 +159,7 @@ class AlphaBetaSearch:
         self._next_check = min(CHECK_INTERVAL, self._node_limit)
         self.history.clear()
         if len(self.table) > MAX_TABLE_ENTRIES:
-            self.table.clear()
+            self._drop_table()
         self._on_line = {(p.white, p.black, p.kings, p.mules, int(p.turn)) for p in history}
 
         w, b, k, m, turn = position.white, position.black, position.kings, position.mules, int(position.turn)

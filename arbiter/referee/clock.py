@@ -1,8 +1,9 @@
 """The referee's clock: pure bookkeeping of each player's time, fed with timestamps and durations.
 
-Nothing here reads a clock or sleeps. The referee takes ``time.monotonic()`` when it has written ``go``
-to an engine and again when it reads ``done``, and passes the start (``start_move(now, ...)``) and the
-difference (``finish_move(elapsed)``). That keeps every rule below testable with plain numbers.
+Nothing here reads a clock or sleeps. The referee starts the move (``start_move(now, ...)``) and passes
+the time the engine layer measured, from writing ``go`` to the moment ``done`` was read
+(``finish_move(elapsed)``; see "How a move is timed" in docs/protocol.md). That keeps every rule below
+testable with plain numbers.
 
 How time is kept (one ``PlayerClock`` per side):
 

@@ -14,8 +14,8 @@ One move, as the referee plays it:
    (with ``draw-offered`` when the opponent offered a draw with its last move).
 3. The referee waits. At a jump limit it calls "Time" by sending ``stop`` and records a warning, whether
    a move follows or not; when the last deadline passes with no move, the game is lost on time or for
-   improper delay. The engine layer measures each move on a monotonic clock from writing ``go`` to
-   reading ``done``.
+   improper delay. The engine layer measures each move on a monotonic clock from just before writing
+   ``go`` to the moment its reader thread read ``done`` (not the moment the loop handles it).
 4. The answer is judged: a late move, a resignation, an accepted draw, an illegal move, or a move that
    is played and recorded, after which the rules, the length limit and score adjudication may end the
    game.
@@ -279,7 +279,7 @@ class Referee:
         except EngineFault as fault:
             self._forfeit(color, fault)
             return
-        go_at = time.monotonic()  # the engine layer measures the move from here (``SearchResult.elapsed``)
+        go_at = handle.started  # the engine layer measures the move from here (``SearchResult.elapsed``)
         if self._overhead is not None and self._done_at is not None:
             self._overhead.append(go_at - self._done_at)
         turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at)
@@ -320,6 +320,7 @@ class Referee:
                 limit = engine.config.timeouts.search
                 result = await handle.wait(limit)
                 if result is None:
+                    engine.distrust("no move within its search timeout")
                     late = await handle.finish()
                     self._end(
                         turn.color.opponent,
@@ -461,6 +462,8 @@ class Referee:
 
     def _clock_forfeit(self, turn: _Turn, outcome: MoveOutcome, result: SearchResult | None) -> None:
         budget = turn.budget
+        # An engine past its deadline may be hung or out of step: it does not play another game as it is.
+        self.engines[turn.color].distrust("no move by its deadline" if result is None else "a late move")
         self._note_turn_warnings(turn)
         name = color_name(turn.color)
         late = "no move came" if result is None else f"its move came after {outcome.elapsed:.3f} s"

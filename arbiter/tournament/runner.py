@@ -7,6 +7,13 @@ tournament says otherwise, and an engine that crashed or misbehaved is started a
 
 With a ``RemoteGames`` (see ``arbiter.distributed``) the games are played elsewhere instead: this
 process keeps the schedule, the store, the live view and the SPRT, and only the playing moves away.
+
+The event loop reads and times the engines of every running game, so nothing slow runs on it while
+games are played: the store is written and read by a thread of its own (one, so writes keep their
+order), the report is refreshed in another, and ending an engine looks through /proc in worker threads
+(see ``arbiter.engines.leftovers``). Once the engines have been probed, the interpreter is settled for
+timing (``arbiter.engines.pauses``). ``LONGEST_LOOP_STEP`` is the longest the loop may be held by one
+step; the tests check it with asyncio's slow-callback log.
 """
 
 from __future__ import annotations
@@ -16,10 +23,11 @@ import contextlib
 import signal
 import weakref
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -33,6 +41,7 @@ from arbiter.engines import (
     create_engine,
     probe_engine,
 )
+from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import play_game
 from arbiter.referee.observer import GameObserver
@@ -56,6 +65,11 @@ from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
 from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.stats import SprtSettings
+
+_T = TypeVar("_T")
+
+# The most CPU seconds one step of the event loop may take while games are played (docs/protocol.md).
+LONGEST_LOOP_STEP = 0.01
 
 
 class RunError(Exception):
@@ -185,6 +199,7 @@ class TournamentRunner:
         # How many of each engine's faults are stored already: the rest (met while starting, while
         # quitting, or after its last game) are stored with the game they belong to.
         self._faults_stored: weakref.WeakKeyDictionary[EngineClient, int] = weakref.WeakKeyDictionary()
+        self._store_thread: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -268,6 +283,8 @@ class TournamentRunner:
             await self.remote.preflight(self, store, tournament_id)
         store.set_status(tournament_id, TournamentStatus.RUNNING)
         self._check_sprt(store, tournament_id)
+        settle_for_timing()
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-store")
         loop = asyncio.get_running_loop()
         if handle_signals:
             for sig in (signal.SIGINT, signal.SIGTERM):
@@ -289,6 +306,8 @@ class TournamentRunner:
             raise
         finally:
             self._seating = None
+            self._store_thread.shutdown(wait=True)  # every write was awaited: nothing is left to wait for
+            self._store_thread = None
             if handle_signals:
                 for sig in (signal.SIGINT, signal.SIGTERM):
                     loop.remove_signal_handler(sig)
@@ -393,11 +412,11 @@ class TournamentRunner:
                         events.extend(self._fault_events(name, engine))
                     pool.clear()
                 try:
-                    store.record_game(tournament_id, game, record, events)
+                    await self._in_store_thread(store.record_game, tournament_id, game, record, events)
                 except GameAlreadyRecordedError:
                     # Another run stored this game first (a second coordinator on the same database):
                     # its copy is kept, and this one dropped, so no game counts twice.
-                    stored = store.game(tournament_id, game.key)
+                    stored = await self._in_store_thread(store.game, tournament_id, game.key)
                     self.observer.message(f"game {game.key} was already stored; the stored game is kept")
                     if stored is None:
                         raise
@@ -411,7 +430,10 @@ class TournamentRunner:
                     self.observer.events_recorded(events)
                 self.observer.game_finished(game, record)
                 self._after_game(tournament_id)
-                self._check_sprt(store, tournament_id)
+                if self._sprt_pending():
+                    # Reading every result and the statistics: in the store's thread, off the loop.
+                    result = await self._in_store_thread(self._sprt_of, store, tournament_id)
+                    self._apply_sprt(result)
                 self.seats_changed()
         finally:
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
@@ -451,7 +473,7 @@ class TournamentRunner:
     async def _engine(self, name: str, pool: dict[str, EngineClient], game: str = "") -> EngineClient:
         """An opened engine for the next game: the slot's running one, or a fresh start."""
         engine = pool.get(name)
-        if engine is not None and engine.alive:
+        if engine is not None and engine.reusable:
             engine.comm_log.context = game
             return engine
         if engine is not None:
@@ -497,7 +519,7 @@ class TournamentRunner:
             # Faults since the last stored ones: while starting (a stderr flood), during the game, and
             # while quitting (no exit after `quit`, processes left behind) all belong to this game.
             new_faults = len(engine.faults) > self._faults_stored.get(engine, 0)
-            if not self.config.reuse_engines or new_faults or not engine.alive:
+            if not self.config.reuse_engines or new_faults or not engine.reusable:
                 await engine.quit()
                 pool.pop(names[color], None)
             events.extend(self._fault_events(names[color], engine))
@@ -522,15 +544,31 @@ class TournamentRunner:
             tags=dict(setup.tags),
         )
 
+    async def _in_store_thread(self, call: Callable[..., _T], *args: object) -> _T:
+        """``call(*args)`` in the store's thread, off the loop that times the engines."""
+        assert self._store_thread is not None
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+
+    def _sprt_pending(self) -> bool:
+        return self.sprt is not None and self.config.format == "match" and not self._decided
+
     def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
         """For a two-engine match with an SPRT: tell where it stands, and stop starting games once it
         has decided. The decision stands: games still running then finish and are stored, but the
         test is over."""
-        if self.sprt is None or self.config.format != "match" or self._decided:
-            return
+        if self._sprt_pending():
+            self._apply_sprt(self._sprt_of(store, tournament_id))
+
+    def _sprt_of(self, store: TournamentStore, tournament_id: int) -> SprtStatus:
+        """The test on the games stored so far (touches nothing of the runner: it runs in a thread)."""
+        assert self.sprt is not None
         first, second = list(self.engines)
         games = store.finished_results(tournament_id)
-        status = sprt_status(self.sprt, games, first, second, paired=self.config.repeat)
+        return sprt_status(self.sprt, games, first, second, paired=self.config.repeat)
+
+    def _apply_sprt(self, status: SprtStatus) -> None:
+        if self._decided:
+            return
         self._sprt_status = status
         self.observer.sprt_updated(status)
         if status.decided:

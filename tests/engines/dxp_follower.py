@@ -139,10 +139,25 @@ class Follower:
         if self.played == options.hang_at:
             while True:
                 time.sleep(3600)
+        if self.played == options.disconnect_at and first_to_claim(options.once):
+            self.connection.close()  # the connection drops; the program itself stays
+            while True:
+                time.sleep(3600)
         moves = self.black_moves if self.colour == "Z" else self.moves
         move = moves[(self.played - 1) % len(moves)]
         self.send(encode_move(move, seconds=self.played))
         self.to_move = "Z" if self.colour == "W" else "W"
+
+
+def first_to_claim(marker: str) -> bool:
+    """True without --once; with it, only for the first process that creates the marker file."""
+    if not marker:
+        return True
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 def main() -> None:
@@ -158,7 +173,8 @@ def main() -> None:
     parser.add_argument("--silent-on-request", action="store_true", help="never answer a game request")
     parser.add_argument("--chat", default="")
     parser.add_argument("--ask-takeback", action="store_true")
-    for event in ("crash", "garbage", "resign", "draw", "hang"):
+    parser.add_argument("--once", default="", help="--disconnect-at only in the first process making it")
+    for event in ("crash", "garbage", "resign", "draw", "hang", "disconnect"):
         parser.add_argument(f"--{event}-at", type=int, default=0, help=f"{event} at its Nth move")
     options = parser.parse_args()
     if options.listen is not None:

@@ -13,6 +13,9 @@ to a position that has not occurred since the last man move or capture, preferri
 opponent no capture: games never repeat and run long, deterministically), and ``random`` (seeded with
 ``--seed``). Script moves are PDN text resolved against the position.
 With ``--log FILE`` every line received is appended to FILE, so a test can check what it was told.
+With ``--once FILE`` the misbehaviours (crash, hang, late answer, closed output) happen in one process
+only: the first one that creates FILE. A process started after it plays normally, so a test can tell a
+freshly started engine from one kept after its fault.
 """
 
 from __future__ import annotations
@@ -51,6 +54,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--resign-at", type=int, default=0)
     parser.add_argument("--crash-at", type=int, default=0, help="exit with code 3 when asked for move K")
     parser.add_argument("--hang-at", type=int, default=0, help="from move K, answer nothing at all")
+    parser.add_argument("--late-at", type=int, default=0, help="answer move K --late seconds late")
+    parser.add_argument("--late", type=float, default=0.0)
+    parser.add_argument(
+        "--close-output-at", type=int, default=0, help="at move K close stdout and sleep (still running)"
+    )
+    parser.add_argument(
+        "--close-output-after", type=int, default=0, help="close stdout right after answering move K"
+    )
+    parser.add_argument("--once", type=Path, default=None, help="misbehave only in the process that makes it")
     parser.add_argument("--say-at", type=int, default=0, help="at move K print --say instead of a move")
     parser.add_argument("--say", default="", help="the line printed at --say-at (backslash escapes allowed)")
     parser.add_argument("--score", type=float, default=None, help="report this score in an info line")
@@ -75,6 +87,7 @@ class ScriptedEngine:
         self.pending: list[str] = []
         self.wake = threading.Condition(self.lock)
         self.closed = False
+        self._misbehaves: bool | None = None  # decided at the first misbehaviour (see --once)
 
     # -- output ------------------------------------------------------------------------------------
 
@@ -166,13 +179,19 @@ class ScriptedEngine:
 
     def go(self, draw_offered: bool) -> None:
         args, number = self.args, self.move_number
-        if number == args.crash_at:
+        if number == args.crash_at and self.misbehaves():
             os._exit(3)
-        if args.hang_at and number >= args.hang_at:
+        if args.hang_at and number >= args.hang_at and self.misbehaves():
             self.deaf.set()
             return
+        if number == args.close_output_at and self.misbehaves():
+            os.close(sys.stdout.fileno())
+            while True:
+                time.sleep(3600)
         move = self.choose()
         delay = args.sleep if number >= args.sleep_from else 0.0
+        if number == args.late_at and self.misbehaves():
+            delay = max(delay, args.late)
         if move is not None and move.is_capture:
             delay = max(delay, args.capture_sleep)
         if delay:
@@ -194,6 +213,23 @@ class ScriptedEngine:
             if number in args.offer_draw_at or (draw_offered and args.accept_draws):
                 words.append("draw")
             self.write(" ".join(words))
+            if number == args.close_output_after and self.misbehaves():
+                os.close(sys.stdout.fileno())
+                self.deaf.set()  # nothing more can be written: the rest of its life it only reads
+
+    def misbehaves(self) -> bool:
+        """Whether this process plays its misbehaviours: always, or (``--once``) if it is the first."""
+        if self._misbehaves is None:
+            once = self.args.once
+            if once is None:
+                self._misbehaves = True
+            else:
+                try:
+                    os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                    self._misbehaves = True
+                except FileExistsError:
+                    self._misbehaves = False
+        return self._misbehaves
 
     def choose(self) -> Move | None:
         legal = self.position.legal_moves()

@@ -128,3 +128,15 @@ def test_a_search_refuses_a_position_of_another_variant() -> None:
         engine.search(
             Position.start(get_variant("international")), [], SearchControl.for_level(Level(depth=1))
         )
+
+
+def test_a_new_game_leaves_a_full_table_to_be_freed_in_slices_while_idle() -> None:
+    search = AlphaBetaSearch(get_variant("english"))
+    full = {(n, n, n, n, 0): (1, 0, 0, None) for n in range(25_000)}
+    search.table = full  # type: ignore[assignment]
+    search.new_game()
+    assert search.table == {} and len(full) == 25_000  # nothing freed where go may follow at once
+    slices = 0
+    while search.tidy():
+        slices += 1
+    assert full == {} and slices == 2  # 10,000 entries, 10,000, then the last 5,000

@@ -96,3 +96,15 @@ def test_stop_ends_any_search() -> None:
     control.stop()
     assert control.should_abort(0)
     control.wait_for_release()
+
+
+@pytest.mark.parametrize(("move_time", "kept_back"), [(0.05, 0.025), (0.5, 0.125), (2.0, 0.5), (30.0, 1.0)])
+def test_the_reserve_kept_from_a_fixed_move_time_grows_with_it(move_time: float, kept_back: float) -> None:
+    budget = time_budget(Level(move_time=move_time))
+    assert budget.hard == pytest.approx(move_time - kept_back)
+
+
+def test_the_search_clock_runs_from_when_go_was_read_not_from_when_the_search_began() -> None:
+    control = SearchControl()
+    control.configure(Level(move_time=1.0), GoMode.THINK, started=100.0)
+    assert control.started == 100.0
