@@ -374,6 +374,13 @@ def _execute(
             typer.echo(f"error: report folder: {exc}", err=True)
             raise typer.Exit(2) from None
     lock = RunLock(config.database)
+    if config.database.exists():
+        # A database that cannot be written (or is damaged) is said so before any engine is started.
+        try:
+            TournamentStore.open(config.database, create=False).close()
+        except StoreError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
     finished = _said_finished(console, runner, config)
     if config.scheduler is None and not finished:
         runner.checked = _preflight(config, engines, log_dir)
@@ -426,6 +433,10 @@ def _preflight(
     except PreflightError as exc:
         typer.echo(f"error: {exc}", err=True)
         typer.echo(f"nothing was played or stored; engine logs: {log_dir}", err=True)
+        raise typer.Exit(1) from None
+    except OSError as exc:
+        # The engines' logs live beside the database: a folder that cannot be written stops the run here.
+        typer.echo(f"error: cannot write the engine logs in {log_dir}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
 
 

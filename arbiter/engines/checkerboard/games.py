@@ -8,7 +8,7 @@ English engine would play them as English, so they are not offered.
 from __future__ import annotations
 
 from arbiter.rules import VARIANTS
-from arbiter.rules.variants import OPTIONS
+from arbiter.rules.variants import DRAW_ONLY_OPTIONS, OPTIONS
 
 ENGLISH = 21
 
@@ -21,7 +21,12 @@ def variants_for(gametype: int) -> list[str]:
         if variant.pdn_gametype != gametype or geometry.all_squares or geometry.width != 8:
             continue
         ids.append(variant.id)
-        ids += [f"{variant.id}+{option}" for option, (bases, _, _) in OPTIONS.items() if variant.id in bases]
+        # Only the options that change no move: an engine plays its own game's moves and knows no other.
+        ids += [
+            f"{variant.id}+{option}"
+            for option, (bases, _, _) in OPTIONS.items()
+            if variant.id in bases and option in DRAW_ONLY_OPTIONS
+        ]
     return ids
 
 
