@@ -57,7 +57,7 @@ def stored_sprt_status(store: TournamentStore, tournament_id: int) -> SprtStatus
     (or its configuration cannot be read any more)."""
     info = store.tournament(tournament_id)
     try:
-        config = TournamentConfig.model_validate(info.config())
+        config = TournamentConfig.model_validate(info.config(), strict=False)
     except ValueError:  # a pydantic ValidationError is one
         return None
     if config.sprt is None or config.format != "match":

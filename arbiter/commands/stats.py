@@ -125,7 +125,7 @@ def _from_database(
                 f"{path}: tournament {info.name!r} has {len(players)} players; the SPRT tests a match of two"
             )
         try:
-            config: TournamentConfig | None = TournamentConfig.model_validate(info.config())
+            config: TournamentConfig | None = TournamentConfig.model_validate(info.config(), strict=False)
         except ValueError:
             config = None
         settings = _settings(config.sprt if config is not None else None, given)

@@ -202,7 +202,8 @@ class EngineHost:
                     EngineProblem(worker=worker, engine=engine_order.config.name, message=str(exc))
                 )
         outcomes = await asyncio.gather(
-            *(probe_engine(config, [order.variant]) for config in configs.values()), return_exceptions=True
+            *(probe_engine(config, [engine_variant(order.variant)]) for config in configs.values()),
+            return_exceptions=True,
         )
         for name, outcome in zip(configs, outcomes, strict=True):
             if isinstance(outcome, EngineConfigError):

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 
 # Arbiter variant id -> the names engines are known to use for it, most usual first (the id itself
-# is always tried first). Killer and Breakthrough draughts (Scan's `killer`, `bt`) are not variants the
-# arbiter referees, so they map to nothing.
+# is always tried first; Scan's `killer` and `bt` are the arbiter's ids too).
 HUB_VARIANT_NAMES: dict[str, tuple[str, ...]] = {
     "international": ("normal", "standard", "10x10"),
     "antidraughts": ("losing", "giveaway"),
@@ -31,18 +30,18 @@ def engine_variant_name(
 
     ``mapping`` (the configured one) wins when the engine offers that name (or lists none); otherwise,
     when the engine lists the names it ``offered``, the first known name of the variant among them;
-    otherwise the mapped name or the id itself (which the caller then refuses). A variant with options
-    (``english+iyt-draws``) is looked up by its whole id, then by its base.
+    otherwise the mapped name or the id itself (which the caller then refuses). A variant is told with
+    only the options that change its moves (``turkish+crown-continues``; see
+    `arbiter.rules.variants.engine_variant`), so it is looked up by its whole id: the base variant's
+    names would let an engine that knows only the plain rules play other moves.
     """
-    base = variant.partition("+")[0]
-    mapped = next((mapping[key] for key in (variant, base) if mapping and key in mapping), None)
+    mapped = mapping.get(variant) if mapping else None
     if offered is None:
         return variant if mapped is None else mapped
     # A mapping given for every engine of a command fits only some: the others keep the standard names.
     if mapped is not None and mapped in offered:
         return mapped
-    for key in (variant, base):
-        for name in (key, *HUB_VARIANT_NAMES.get(key, ())):
-            if name in offered:
-                return name
+    for name in (variant, *HUB_VARIANT_NAMES.get(variant, ())):
+        if name in offered:
+            return name
     return variant if mapped is None else mapped

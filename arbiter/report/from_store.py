@@ -89,7 +89,7 @@ def _event_and_plan(
 
 def _config(info: TournamentInfo) -> tuple[TournamentConfig | None, str | None]:
     try:
-        return TournamentConfig.model_validate(info.config()), None
+        return TournamentConfig.model_validate(info.config(), strict=False), None
     except (ValidationError, ValueError) as error:
         first = str(error).splitlines()[0]
         return None, f"the stored configuration is not a tournament configuration ({first})"

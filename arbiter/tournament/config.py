@@ -221,6 +221,21 @@ class TournamentConfig(BaseModel):
             raise SettingError(("format",), f"a match needs exactly two engines, got {len(names)}")
         return self
 
+    @field_validator("sprt", mode="before")
+    @classmethod
+    def _sprt_from_a_table(cls, value: object) -> object:
+        # Strict settings take no table for a dataclass: a file's [sprt] table (or a stored configuration)
+        # is read here, its numbers as numbers only.
+        if not isinstance(value, dict):
+            return value
+        for key in ("elo0", "elo1", "alpha", "beta"):
+            if key in value and (isinstance(value[key], bool) or not isinstance(value[key], int | float)):
+                raise ValueError(f"sprt.{key} must be a number, not {value[key]!r}")
+        try:
+            return SprtSettings(**value)
+        except TypeError as exc:
+            raise ValueError(f"sprt: {exc}") from None
+
     @model_validator(mode="after")
     def _sprt_in_a_match(self) -> TournamentConfig:
         if self.sprt is not None and self.format != "match":

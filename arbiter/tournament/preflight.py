@@ -24,6 +24,7 @@ from arbiter.engines.params import resolve_settings
 from arbiter.referee.dxp_terms import dxp_time_problem
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules import Position, get_variant
+from arbiter.rules.variants import engine_variant
 from arbiter.tournament.config import TournamentConfig
 
 # Lines of what was said to a failing engine shown with its error.
@@ -89,12 +90,13 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
             comm = CommLog(engine.name, log_dir / f"{_file_safe(engine.name)}.debug.log")
     client = create_engine(engine, stderr_log=stderr_log, comm_log=comm)
     client.comm_log.context = "preflight"
+    told = engine_variant(variant)  # as the games will tell it: draw-only options left out
     try:
         await client.start()
         identity = await client.handshake()
         if engine.protocol == "hub":
-            resolve_settings(engine.name, identity.params, engine.params, variant, engine.variant_names)
-        await client.configure(variant)
+            resolve_settings(engine.name, identity.params, engine.params, told, engine.variant_names)
+        await client.configure(told)
         if isinstance(client, DxpEngine):
             # A DXP engine says its name only when it accepts a game: one is proposed and ended at once.
             return await client.introduce(Position.start(get_variant(variant)).hub())

@@ -212,7 +212,7 @@ class TournamentRunner:
                 continue
             try:
                 # Validated again, so that settings added since the event was stored take their defaults.
-                stored = _event_settings(TournamentConfig.model_validate(info.config()))
+                stored = _event_settings(TournamentConfig.model_validate(info.config(), strict=False))
             except ValidationError:
                 stored = None
             changed = sorted(k for k in wanted if stored is None or wanted[k] != stored.get(k))
@@ -243,7 +243,10 @@ class TournamentRunner:
                 store.set_engine_identity(tournament_id, name, identity)
             return
         results = await asyncio.gather(
-            *(probe_engine(config, [self.config.variant]) for config in self.engines.values()),
+            *(
+                probe_engine(config, [engine_variant(self.config.variant)])
+                for config in self.engines.values()
+            ),
             return_exceptions=True,
         )
         problems = []

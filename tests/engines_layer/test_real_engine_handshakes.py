@@ -74,7 +74,9 @@ def test_standard_names_are_looked_up_in_what_the_engine_offers() -> None:
     assert engine_variant_name("international", SCAN_NAMES) == "normal"
     assert engine_variant_name("international", ("international", "normal")) == "international"
     assert engine_variant_name("frisian", ("frysk",)) == "frysk"
-    assert engine_variant_name("english+iyt-draws", ("checkers",)) == "checkers"
+    assert engine_variant_name("english", ("checkers",)) == "checkers"
+    # An option that changes the moves is never told by the base variant's names.
+    assert engine_variant_name("turkish+crown-continues", ("turkish",)) == "turkish+crown-continues"
     assert engine_variant_name("international", SCAN_NAMES, {"international": "bt"}) == "bt"
     assert engine_variant_name("russian", SCAN_NAMES) == "russian"  # not offered: refused by the caller
 
