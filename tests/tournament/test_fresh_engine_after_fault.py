@@ -30,7 +30,7 @@ def engine_starts(log_dir: Path) -> Counter[str]:
     """How many processes of each engine were started for games, from its logs' start lines."""
     starts: Counter[str] = Counter()
     for log in log_dir.glob("*.log"):
-        name = log.name.rsplit("-", 1)[0]
+        name = log.name.split("-game-")[0]  # <engine>-game-<key>.stderr.log
         starts[name] += log.read_text(encoding="utf-8", errors="replace").count("[arbiter] started pid")
     return starts
 
