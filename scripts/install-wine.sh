@@ -19,5 +19,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends wine wine64 mingw-w64
+# With their recommended packages, as on the machines the tests were run on.
+$sudo apt-get install -y -qq wine wine64 mingw-w64
 echo "install-wine: installed wine64 and mingw-w64"
