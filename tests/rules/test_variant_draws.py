@@ -17,13 +17,18 @@ def assert_drawn_by(game: Game, rule: str, ply: int) -> None:
     assert (end.winner, end.reason, end.rule, end.ply) == (None, EndReason.MOVE_COUNT_RULE, rule, ply)
 
 
+def end_with_quiet_king_moves(game: Game, plies: int, rule: str, ply: int) -> None:
+    """Play ``plies`` quiet king moves, the game still on before the last, which ends it by ``rule``."""
+    play_quiet_king_moves(game, plies - 1)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert_drawn_by(game, rule, ply)
+
+
 def test_russian_fifteen_move_rule_draws_after_thirty_plies_of_king_moves() -> None:
     # Two kings each: no endgame count applies, only the 15 king-only moves each.
     game = game_from("russian", "W:WKa1,Kc1:BKh8,Kf8")
-    play_quiet_king_moves(game, 29)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "15-move rule", 30)
+    end_with_quiet_king_moves(game, 30, "15-move rule", 30)
 
 
 def test_russian_three_kings_against_one_draw_after_fifteen_moves_from_the_capture() -> None:
@@ -31,18 +36,12 @@ def test_russian_three_kings_against_one_draw_after_fifteen_moves_from_the_captu
     game = game_from("russian", "W:WKh8,Ke5,Kd4:BKe7,b6")
     assert not counter(game, "15-move rule, three kings against one").running
     play(game, "d4:a7")
-    play_quiet_king_moves(game, 29)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "15-move rule, three kings against one", 31)
+    end_with_quiet_king_moves(game, 30, "15-move rule, three kings against one", 31)
 
 
 def test_russian_five_move_rule_two_kings_against_one() -> None:
     game = game_from("russian", "W:WKa7,Kb6:BKb4")
-    play_quiet_king_moves(game, 9)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "5-move rule", 10)
+    end_with_quiet_king_moves(game, 10, "5-move rule", 10)
 
 
 def test_russian_five_move_rule_king_and_man_against_king_runs_through_man_moves() -> None:
@@ -53,18 +52,12 @@ def test_russian_five_move_rule_king_and_man_against_king_runs_through_man_moves
     play(game, "e3-f4")
     assert counter(game, "15-move rule").count == 0
     assert counter(game, "5-move rule").count == 5
-    play_quiet_king_moves(game, 4)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "5-move rule", 10)
+    end_with_quiet_king_moves(game, 5, "5-move rule", 10)
 
 
 def test_russian_five_move_rule_king_against_king() -> None:
     game = game_from("russian", "W:WKc1:BKf8")
-    play_quiet_king_moves(game, 9)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "5-move rule", 10)
+    end_with_quiet_king_moves(game, 10, "5-move rule", 10)
 
 
 def test_russian_five_move_rule_restarts_when_a_man_is_crowned() -> None:
@@ -74,10 +67,7 @@ def test_russian_five_move_rule_restarts_when_a_man_is_crowned() -> None:
     assert counter(game, "5-move rule").count == 4
     play(game, "c7-d8")
     assert counter(game, "5-move rule").count == 0
-    play_quiet_king_moves(game, 9)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "5-move rule", 15)
+    end_with_quiet_king_moves(game, 10, "5-move rule", 15)
 
 
 def test_russian_main_road_rule_lone_king_on_the_long_diagonal_against_three_pieces() -> None:
@@ -105,10 +95,7 @@ def test_russian_thirty_move_rule_four_or_five_pieces_with_kings_on_both_sides()
     play_quiet_king_moves(game, 20)
     play_quiet_man_move(game)
     play_quiet_man_move(game)
-    play_quiet_king_moves(game, 15)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "30-move rule", 60)
+    end_with_quiet_king_moves(game, 16, "30-move rule", 60)
 
 
 def test_russian_sixty_move_rule_six_or_seven_pieces_with_kings_on_both_sides() -> None:
@@ -117,18 +104,12 @@ def test_russian_sixty_move_rule_six_or_seven_pieces_with_kings_on_both_sides() 
         play_quiet_king_moves(game, kings)
         play_quiet_man_move(game)
         play_quiet_man_move(game)
-    play_quiet_king_moves(game, 9)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "60-move rule", 120)
+    end_with_quiet_king_moves(game, 10, "60-move rule", 120)
 
 
 def test_brazilian_uses_the_russian_endgame_counts_and_the_option_turns_them_off() -> None:
     game = game_from("brazilian", "W:WKa7,Kb6,Kb4:BKg7")
-    play_quiet_king_moves(game, 29)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "15-move rule, three kings against one", 30)
+    end_with_quiet_king_moves(game, 30, "15-move rule, three kings against one", 30)
     plain = game_from("brazilian+no-endgame-rules", "W:WKa7,Kb6,Kb4:BKg7")
     play_quiet_king_moves(plain, 40)
     assert plain.end is None
@@ -136,18 +117,12 @@ def test_brazilian_uses_the_russian_endgame_counts_and_the_option_turns_them_off
 
 def test_canadian_three_kings_against_one_draw_after_sixteen_moves() -> None:
     game = game_from("canadian", "W:WK67,K69,K71:BK2")
-    play_quiet_king_moves(game, 31)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "16-move rule", 32)
+    end_with_quiet_king_moves(game, 32, "16-move rule", 32)
 
 
 def test_pool_thirteen_move_rule_and_the_option_that_turns_it_off() -> None:
     game = game_from("pool", "B:WK5,K9,K17:BK8")
-    play_quiet_king_moves(game, 25)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "13-move rule", 26)
+    end_with_quiet_king_moves(game, 26, "13-move rule", 26)
     played_out = game_from("pool+no-13-move-rule", "B:WK5,K9,K17:BK8")
     play_quiet_king_moves(played_out, 40)
     assert played_out.end is None
@@ -155,10 +130,7 @@ def test_pool_thirteen_move_rule_and_the_option_that_turns_it_off() -> None:
 
 def test_frisian_seven_move_rule_two_kings_against_one() -> None:
     game = game_from("frisian", "W:WK9,K37:BK49")
-    play_quiet_king_moves(game, 13)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "7-move rule", 14)
+    end_with_quiet_king_moves(game, 14, "7-move rule", 14)
 
 
 def test_iyt_fifty_move_rule_draws_at_ply_100_and_man_moves_do_not_reset_it() -> None:
@@ -169,10 +141,7 @@ def test_iyt_fifty_move_rule_draws_at_ply_100_and_man_moves_do_not_reset_it() ->
     play_quiet_king_moves(game, 19)
     play(game, "10-15")
     assert counter(game, "50-move rule").count == 61
-    play_quiet_king_moves(game, 38)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert_drawn_by(game, "50-move rule", 100)
+    end_with_quiet_king_moves(game, 39, "50-move rule", 100)
 
 
 def test_frisian_one_king_against_one_is_a_draw_at_once() -> None:
