@@ -106,7 +106,7 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
     for m in moves:
         if m.start == start and m.end == end and m.captured == captured:
             if allowed is not None and m not in allowed:
-                rule = position.variant.history_rule or "the rules on earlier moves"
+                rule = position.variant.history_rule
                 raise MoveTextError(
                     f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
                     f"allowed moves: {_legal_list(allowed, position)}"

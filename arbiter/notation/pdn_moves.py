@@ -85,7 +85,7 @@ def resolve_played(
         allowed = History(positions, moves).legal_moves()
         kept = [m for m in matches if m in allowed]
         if not kept:
-            rule = position.variant.history_rule or "the rules on earlier moves"
+            rule = position.variant.history_rule
             side = position.turn.name.capitalize()
             legal = ", ".join(format_pdn(position, m) for m in sorted(allowed, key=lambda m: m.path))
             raise MoveFault(

@@ -115,8 +115,7 @@ class Game:
         """Why a move legal in the position is not allowed by the rules on earlier moves, or None."""
         if self.variant.history_filter is None or move in self.legal_moves():
             return None
-        rule = self.variant.history_rule or "the rules on earlier moves"
-        return f"it breaks {rule}"
+        return f"it breaks {self.variant.history_rule}"
 
     def is_irreversible(self, move: Move) -> bool:
         """Whether playing ``move`` now makes every earlier position unreachable: a capture, or a man's

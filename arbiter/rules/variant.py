@@ -112,9 +112,10 @@ class Variant:
     empty_back_rows: int = 0  # Turkish: the men start one row in from each edge
     notation: Notation = Notation.NUMERIC
     history_filter: HistoryFilter | None = field(default=None, compare=False)
-    # The history rule in words, for the referee's verdict, and how many plies back it looks: a client
-    # that sends an engine a position with the moves after it sends at least that many.
-    history_rule: str = ""
+    # The history rule in words (a generic name unless the variant gives one), for the referee's
+    # verdict, and how many plies back it looks: a client that sends an engine a position with the
+    # moves after it sends at least that many.
+    history_rule: str = "the rules on earlier moves"
     history_plies: int = 0
     options: tuple[str, ...] = ()  # the named rule options applied, e.g. ("iyt-draws",)
     no_move_outcome: NoMoveOutcome = NoMoveOutcome.LOSS
