@@ -9,7 +9,7 @@ from enum import StrEnum
 from arbiter.rules.draws import MaterialRule, NoProgressRule, Progress, Repetition
 from arbiter.rules.geometry import Color
 from arbiter.rules.position import Move, Position
-from arbiter.rules.variant import NoMoveOutcome, Variant
+from arbiter.rules.variant import MoveHistory, NoMoveOutcome, Variant
 
 
 class EndReason(StrEnum):
@@ -64,10 +64,16 @@ class History:
     moves: Sequence[Move]
 
     def legal_moves(self) -> list[Move]:
-        position = self.positions[-1]
-        moves = position.legal_moves()
-        history_filter = position.variant.history_filter
-        return history_filter(self, moves) if history_filter is not None and moves else moves
+        return _legal_after(self)
+
+
+def _legal_after(history: MoveHistory) -> list[Move]:
+    """The legal moves of the last position of ``history``, less those its variant's rule on earlier
+    moves forbids (as far as ``history`` shows them)."""
+    position = history.positions[-1]
+    moves = position.legal_moves()
+    history_filter = position.variant.history_filter
+    return history_filter(history, moves) if history_filter is not None and moves else moves
 
 
 class Game:
@@ -107,9 +113,7 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves now, including any rule that depends on earlier moves."""
-        moves = self.position.legal_moves()
-        history_filter = self.variant.history_filter
-        return history_filter(self, moves) if history_filter is not None and moves else moves
+        return _legal_after(self)
 
     def refusal(self, move: Move) -> str | None:
         """Why a move legal in the position is not allowed by the rules on earlier moves, or None."""
