@@ -1,11 +1,10 @@
 """PDN move text against a position: squares as numbers or coordinates, short or full capture paths.
 
-`resolve_move` finds the one legal move that text names, or says exactly why there is none: a square
-that is not on the board, a move that is not legal (with the legal ones listed), or a short capture
-that fits several sequences. The separator is not trusted (archives write `10x14` for a quiet move).
-`resolve_played` does the same within a game: it applies the rules on earlier moves (Frisian's king-move
-limit), and of a short capture that fits several sequences keeps the one after which the rest of the
-game replays.
+`resolve_played` finds the one move that text names within a game, or says exactly why there is none:
+a square that is not on the board, a move that is not legal (with the legal ones listed) or that the
+rules on earlier moves forbid (Frisian's king-move limit), or a short capture that fits several
+sequences, of which it keeps the one after which the rest of the game replays if there is just one.
+The separator is not trusted (archives write `10x14` for a quiet move).
 """
 
 from __future__ import annotations
@@ -47,23 +46,6 @@ def move_squares(position: Position, text: str) -> list[int]:
     if len(squares) < 2:
         raise MoveFault(FaultKind.SYNTAX, f"{text!r} is not a move (it needs two squares or more)")
     return squares
-
-
-def resolve_move(position: Position, text: str) -> Move:
-    """The legal move that PDN move text names in ``position``."""
-    matches = moves_named(position, move_squares(position, text))
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise MoveFault(FaultKind.ILLEGAL_MOVE, _illegal_reason(position, text, position.legal_moves()))
-    options = ", ".join(
-        format_pdn(position, m, full_path=True) for m in sorted(matches, key=lambda m: m.path)
-    )
-    raise MoveFault(
-        FaultKind.AMBIGUOUS_MOVE,
-        f"{text} fits {len(matches)} capture sequences in {position.fen()} ({options}); "
-        "the full path is needed",
-    )
 
 
 def _illegal_reason(position: Position, text: str, moves: list[Move]) -> str:
