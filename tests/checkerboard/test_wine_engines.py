@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from checkerboard_builds import SOURCE, cb_config
+from checkerboard_builds import ENGLISH_START, SOURCE, cb_config, search_once
 from wine_builds import build_dll, live_wine_processes, skip_without_wine
 
-from arbiter.engines import EngineClient, EngineConfigError, EngineFault, MoveTime, create_engine
+from arbiter.engines import EngineConfigError, MoveTime, create_engine
 from arbiter.engines.checkerboard.wine_prefix import server_directories
 from arbiter.engines.checkerboard.wine_setup import (
     WINE32_HINT,
@@ -47,7 +47,6 @@ PLAYED_OUT = {
     Termination.MOVE_COUNT_RULE,
     Termination.MAX_LENGTH,
 }
-ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 Dll = Callable[..., Path]
 
 
@@ -151,18 +150,6 @@ def test_the_russian_build_as_a_dll_plays_through_the_referee(
     assert "Test engine (Russian)" in result.stdout
     assert "illegal" not in result.stdout and "crashed" not in result.stdout, result.stdout
     assert_no_wine_left(wine_dir)
-
-
-async def search_once(library: Path, log: Path, timeout: float, timeouts: dict[str, float]) -> EngineClient:
-    engine = create_engine(cb_config(library, timeouts), stderr_log=log)
-    try:
-        await engine.open("english")
-        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=timeout)
-    except EngineFault as fault:
-        assert engine.faults[0] is fault
-    finally:
-        await engine.quit()
-    return engine
 
 
 @pytest.mark.parametrize(
