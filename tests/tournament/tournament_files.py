@@ -1,10 +1,12 @@
-"""Tournament files for the runner tests, written into a test's temporary folder."""
+"""Tournament files for the runner tests, written into a test's temporary folder, and the command
+line of a small match."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+ARBITER = [sys.executable, "-m", "arbiter.cli"]
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ROOT / "tests" / "engines"
 
@@ -26,3 +28,8 @@ def write_tournament(folder: Path, body: str, engines: str, name: str = "test ev
     path = folder / "tournament.toml"
     path.write_text(f'name = "{name}"\ndatabase = "event.sqlite"\n{body}\n{engines}', encoding="utf-8")
     return path
+
+
+def greedy_random_match(database: Path, *flags: str) -> list[str]:
+    """`arbiter match greedy random` at depth 1 into ``database``, with ``flags`` added."""
+    return [*ARBITER, "match", "greedy", "random", "--tc", "depth=1", "--db", str(database), *flags]
