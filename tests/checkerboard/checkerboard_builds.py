@@ -1,5 +1,5 @@
 """The C test engine (tests/engines/cb_engine.c) built as shared libraries with the system compiler,
-once per test session, and engine configurations for them."""
+once per test session, engine configurations for them, and one search of a build."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from arbiter.engines import EngineConfig, Timeouts
+from arbiter.engines import EngineClient, EngineConfig, EngineFault, MoveTime, Timeouts, create_engine
+
+ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 
 SOURCE = Path(__file__).resolve().parents[1] / "engines" / "cb_engine.c"
 
@@ -67,6 +69,21 @@ def cb_config(library: Path, timeouts: dict[str, float] | None = None, **fields:
             **fields,
         }
     )
+
+
+async def search_once(
+    library: Path, log: Path, timeout: float = 2.0, timeouts: dict[str, float] | None = None
+) -> EngineClient:
+    """One search of the English start position, then quit; a fault is left in ``engine.faults``."""
+    engine = create_engine(cb_config(library, timeouts), stderr_log=log)
+    try:
+        await engine.open("english")
+        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=timeout)
+    except EngineFault as fault:
+        assert engine.faults[0] is fault
+    finally:
+        await engine.quit()
+    return engine
 
 
 def left_behind(pgid: int) -> list[str]:

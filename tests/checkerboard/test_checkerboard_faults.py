@@ -9,31 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from checkerboard_builds import cb_config, left_behind
+from checkerboard_builds import ENGLISH_START, cb_config, left_behind, search_once
 
-from arbiter.engines import EngineClient, EngineFault, MoveTime, create_engine
+from arbiter.engines import EngineFault, MoveTime, create_engine
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
 
-ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 Library = Callable[[str], Path]
-
-
-async def search_once(
-    library: Path, log: Path, timeout: float = 2.0, timeouts: dict[str, float] | None = None
-) -> EngineClient:
-    engine = create_engine(cb_config(library, timeouts), stderr_log=log)
-    try:
-        await engine.open("english")
-        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=timeout)
-    except EngineFault as fault:
-        assert engine.faults[0] is fault
-    finally:
-        await engine.quit()
-    return engine
 
 
 @pytest.mark.parametrize(

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from checkerboard_builds import SOURCE, cb_config
+from checkerboard_builds import ENGLISH_START, SOURCE, cb_config, search_once
 from wine_builds import build_dll, live_wine_processes, skip_without_wine
 
-from arbiter.engines import EngineClient, EngineConfigError, EngineFault, MoveTime, create_engine
+from arbiter.engines import EngineConfigError, MoveTime, create_engine
 from arbiter.engines.checkerboard.wine_prefix import server_directories
 from arbiter.engines.checkerboard.wine_setup import (
     WINE32_HINT,
@@ -30,7 +30,7 @@ from arbiter.engines.checkerboard.wine_setup import (
     dll_bits,
     prepare,
 )
-from arbiter.referee.record import Termination
+from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
@@ -47,7 +47,6 @@ PLAYED_OUT = {
     Termination.MOVE_COUNT_RULE,
     Termination.MAX_LENGTH,
 }
-ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 Dll = Callable[..., Path]
 
 
@@ -153,18 +152,6 @@ def test_the_russian_build_as_a_dll_plays_through_the_referee(
     assert_no_wine_left(wine_dir)
 
 
-async def search_once(library: Path, log: Path, timeout: float, timeouts: dict[str, float]) -> EngineClient:
-    engine = create_engine(cb_config(library, timeouts), stderr_log=log)
-    try:
-        await engine.open("english")
-        await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=timeout)
-    except EngineFault as fault:
-        assert engine.faults[0] is fault
-    finally:
-        await engine.quit()
-    return engine
-
-
 @pytest.mark.parametrize(
     ("build", "timeout", "timeouts", "kind"),
     [
@@ -206,7 +193,7 @@ def test_an_access_violation_in_getmove_is_a_crash_by_sigsegv_naming_the_excepti
     assert "0xC0000005 (access violation)" in (tmp_path / "e.log").read_text()
 
 
-def english_game(white: Path, black: Path, log_dir: Path) -> object:
+def english_game(white: Path, black: Path, log_dir: Path) -> GameRecord:
     setup = GameSetup("english", parse_time_control("st=0.05"))
     white_config, black_config = cb_config(white, name="white"), cb_config(black, name="black")
     return asyncio.run(play_game_from_configs(setup, white_config, black_config, log_dir=log_dir))
@@ -216,16 +203,16 @@ def test_an_illegal_board_from_a_dll_loses_the_game_showing_the_engine_s_board(
     dll: Dll, tmp_path: Path
 ) -> None:
     record = english_game(dll("english"), dll("illegal"), tmp_path)
-    outcome = record.outcome  # type: ignore[attr-defined]
+    outcome = record.outcome
     assert outcome.termination is Termination.ILLEGAL_MOVE
     assert "the engine's board after its move: W:W21,22,23,24,25,26,27,28,29,30,31,32:B" in outcome.reason
 
 
 def test_what_a_dll_prints_goes_to_its_log_never_into_the_protocol(dll: Dll, tmp_path: Path) -> None:
     record = english_game(dll("printf"), dll("english"), tmp_path)
-    outcome = record.outcome  # type: ignore[attr-defined]
+    outcome = record.outcome
     assert outcome.termination not in (Termination.UNPARSABLE_OUTPUT, Termination.CRASH), outcome.reason
-    assert not record.warnings  # type: ignore[attr-defined]
+    assert not record.warnings
     log = (tmp_path / "white-white.log").read_text()
     assert "this text must never reach the arbiter's protocol" in log
     assert "enginecommand name" in log

@@ -1,5 +1,6 @@
-"""Helpers for the engine-layer tests: configurations for the test engines under tests/engines/, and a
-look through /proc (independent of the arbiter's own process code) at what an engine left behind."""
+"""Helpers for the engine-layer tests: configurations for the test engines under tests/engines/,
+`arbiter engine check` run in process, and a look through /proc (independent of the arbiter's own
+process code) at what an engine left behind."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import typer
+from typer.testing import CliRunner
+
+from arbiter.commands import engine as engine_commands
 from arbiter.engines import EngineConfig, Timeouts
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
@@ -40,6 +45,19 @@ def hub_config(
         timeouts=Timeouts(**{**RELAXED, **(timeouts or {})}),
         **fields,
     )
+
+
+def run_check(*args: str) -> tuple[int, str]:
+    """`arbiter engine check ARGS` on an app holding the engine commands alone: (exit code, output)."""
+    app = typer.Typer()
+
+    @app.callback()
+    def root() -> None:
+        """The engine commands alone."""
+
+    engine_commands.register(app)
+    outcome = CliRunner().invoke(app, ["engine", "check", *args])
+    return outcome.exit_code, outcome.output
 
 
 def group_processes(pgid: int) -> list[str]:

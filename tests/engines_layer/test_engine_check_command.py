@@ -7,24 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer
-from engine_layer_support import engine_command
-from typer.testing import CliRunner
+from engine_layer_support import engine_command, run_check
 
-from arbiter.commands import engine as engine_commands
 from arbiter.players import PLAYER_MODULES
-
-
-def run_check(*args: str) -> tuple[int, str]:
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """The engine commands alone."""
-
-    engine_commands.register(app)
-    outcome = CliRunner().invoke(app, ["engine", "check", *args])
-    return outcome.exit_code, outcome.output
 
 
 def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: Path) -> None:

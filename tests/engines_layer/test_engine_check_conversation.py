@@ -6,23 +6,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import typer
-from engine_layer_support import engine_command
-from typer.testing import CliRunner
-
-from arbiter.commands import engine as engine_commands
-
-
-def run_check(*args: str) -> tuple[int, str]:
-    app = typer.Typer()
-
-    @app.callback()
-    def root() -> None:
-        """The engine commands alone."""
-
-    engine_commands.register(app)
-    outcome = CliRunner().invoke(app, ["engine", "check", *args])
-    return outcome.exit_code, outcome.output
+from engine_layer_support import engine_command, run_check
 
 
 def scratch_logs() -> set[str]:

@@ -7,7 +7,8 @@ ballots, played one of two ways.
   greedy engine's choice of the best material, ties broken by a seeded random generator), so the games
   are the same on every run; tests that need a particular game (one that crowns a king) use these.
 
-Either way every record holds legal moves, real thinking times and a real ending.
+Either way every record holds legal moves, real thinking times and a real ending. `store_running_event`
+creates a tournament in a database for such records to be stored in.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.report import EventInfo, GameEntry
 from arbiter.rules import EndReason, Game, GameEnd, get_variant
+from arbiter.store import PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.openings import OpeningSequence, acf_deck
 from arbiter.tournament.schedule import Colour, PlannedGame, TournamentFormat, plan_games
 
@@ -56,6 +59,19 @@ _TERMINATIONS = {
     EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
     EndReason.VARIANT_RULE: Termination.VARIANT_RULE,
 }
+
+
+def store_running_event(store: TournamentStore, config: TournamentConfig) -> int:
+    """The tournament of ``config`` created in ``store`` as a running event, its engines as players."""
+    return store.create_tournament(
+        name=config.name,
+        variant=config.variant,
+        format=config.format,
+        time_control=config.time_control,
+        players=[PlayerEntry(engine.name, engine.name) for engine in config.engines],
+        config=config,
+        status=TournamentStatus.RUNNING,
+    )
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from report_games import play_record
+from report_games import play_record, store_running_event
 from site_checks import crawl
 
-from arbiter.store import PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.store import PlayerEntry, TournamentStore
 from arbiter.tournament.config import EngineEntry, Openings, TournamentConfig
 from arbiter.tournament.plan import plan_tournament
 
@@ -37,15 +37,7 @@ def make_database(path: Path, played: int) -> TournamentConfig:
     )
     planned = plan_tournament(config).schedule.games
     with TournamentStore.open(path) as store:
-        tid = store.create_tournament(
-            name=config.name,
-            variant=config.variant,
-            format=config.format,
-            time_control=config.time_control,
-            players=[PlayerEntry(name, name) for name in PLAYERS],
-            config=config,
-            status=TournamentStatus.RUNNING,
-        )
+        tid = store_running_event(store, config)
         for number, game in enumerate(planned[:played]):
             store.record_game(tid, game, play_record(game, seed=number))
     return config

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_report_browser import CHROMIUM, CHROMIUM_ARGS
+from test_report_browser import browser  # noqa: F401
 
 from arbiter.store import TournamentStore
 from arbiter.tournament.stats import SprtSettings, sprt_wdl
@@ -18,19 +17,8 @@ ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the playwright package is not installed (pip install playwright); browser tests skipped")
-    if not CHROMIUM.is_file():
-        pytest.skip(f"no Chromium at {CHROMIUM} (run scripts/install-browser.sh); browser tests skipped")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
+def page(browser: Any) -> Any:  # noqa: F811
+    return browser.new_page()
 
 
 def test_the_site_of_a_match_shows_its_sprt(page: Any, tmp_path: Path) -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from report_games import play_record
+from report_games import play_record, store_running_event
 from site_checks import crawl
 
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.referee.record import GameOutcome, Termination, Winner
 from arbiter.report.store_site import StoreSite
-from arbiter.store import PlayerEntry, TournamentStatus, TournamentStore
+from arbiter.store import TournamentStore
 from arbiter.tournament.config import EngineEntry, Openings, TournamentConfig
 from arbiter.tournament.plan import plan_tournament
 from arbiter.tournament.schedule import PlannedGame
@@ -34,15 +34,7 @@ def new_event(path: Path) -> tuple[int, list[PlannedGame]]:
         engines=[EngineEntry(name=name, bundled=name) for name in PLAYERS],
     )
     with TournamentStore.open(path) as store:
-        tid = store.create_tournament(
-            name=config.name,
-            variant=config.variant,
-            format=config.format,
-            time_control=config.time_control,
-            players=[PlayerEntry(name, name) for name in PLAYERS],
-            config=config,
-            status=TournamentStatus.RUNNING,
-        )
+        tid = store_running_event(store, config)
     return tid, list(plan_tournament(config).schedule.games)
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tournament_files import ENGINES, program, write_tournament
+from tournament_files import ENGINES, engine_starts, program, write_tournament
 
 from arbiter.referee.record import Termination, Winner
 from arbiter.store import StoredGame, TournamentStore
@@ -24,15 +24,6 @@ from arbiter.tournament.runner import TournamentRunner
 
 STEADY = program("steady", "scripted_player.py", "--name", "steady")
 PLAYED_OUT = Termination.MAX_LENGTH
-
-
-def engine_starts(log_dir: Path) -> Counter[str]:
-    """How many processes of each engine were started for games, from its logs' start lines."""
-    starts: Counter[str] = Counter()
-    for log in log_dir.glob("*.log"):
-        name = log.name.split("-game-")[0]  # <engine>-game-<key>.stderr.log
-        starts[name] += log.read_text(encoding="utf-8", errors="replace").count("[arbiter] started pid")
-    return starts
 
 
 def play_match(tmp_path: Path, body: str, engines: str) -> tuple[list[StoredGame], Counter[str]]:

@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tournament_files import bundled, program, write_tournament
+from tournament_files import bundled, engine_starts, program, write_tournament
 
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store import TournamentStore
@@ -121,15 +121,6 @@ def test_gauntlet_plays_the_first_engine_against_each_other_with_both_colours(tm
             for player, (wins, draws, losses, _) in counted.items()
         }
         assert {s.player: s.games for s in table} == {"alphabeta": 4, "random": 2, "greedy": 2}
-
-
-def engine_starts(log_dir: Path) -> Counter[str]:
-    """How many times each engine was started for games, from the start lines of its logs."""
-    starts: Counter[str] = Counter()
-    for log in log_dir.glob("*.log"):
-        name = log.name.split("-game-")[0]  # <engine>-game-<key>.stderr.log
-        starts[name] += log.read_text(encoding="utf-8", errors="replace").count("[arbiter] started pid")
-    return starts
 
 
 @pytest.mark.parametrize(("reuse", "starts"), [(True, 1), (False, 4)])

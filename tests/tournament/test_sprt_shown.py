@@ -8,11 +8,10 @@ import io
 import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 from rich.console import Console
-from tournament_files import bundled, write_tournament
+from tournament_files import ARBITER, bundled, greedy_random_match, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.store import TournamentStore
@@ -21,7 +20,6 @@ from arbiter.tournament.runner import TournamentRunner
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
 
-ARBITER = [sys.executable, "-m", "arbiter.cli"]
 MATCH = (
     'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ncycles = 3\n'
     "games_per_encounter = 2\n[adjudication]\nmax_plies = 80\n"
@@ -77,25 +75,8 @@ def test_live_view_shows_the_sprt_after_every_game_of_a_match(tmp_path: Path) ->
 
 def test_ctrl_c_summary_and_standings_show_where_the_sprt_stands(tmp_path: Path) -> None:
     database = tmp_path / "match.sqlite"
-    command = [
-        *ARBITER,
-        "match",
-        "greedy",
-        "random",
-        "--tc",
-        "depth=1",
-        "--games",
-        "2",
-        "--rounds",
-        "200",
-        "--repeat",
-        "--db",
-        str(database),
-        "--max-plies",
-        "80",
-        "--sprt",
-        "elo0=0 elo1=5 model=normalized",
-    ]
+    command = greedy_random_match(database, "--games", "2", "--rounds", "200", "--repeat")
+    command += ["--max-plies", "80", "--sprt", "elo0=0 elo1=5 model=normalized"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     seen = []
@@ -131,21 +112,7 @@ def test_ctrl_c_summary_and_standings_show_where_the_sprt_stands(tmp_path: Path)
 def test_standings_of_a_match_without_an_sprt_show_none(tmp_path: Path) -> None:
     database = tmp_path / "plain.sqlite"
     played = subprocess.run(
-        [
-            *ARBITER,
-            "match",
-            "greedy",
-            "random",
-            "--tc",
-            "depth=1",
-            "--db",
-            str(database),
-            "--max-plies",
-            "40",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
+        greedy_random_match(database, "--max-plies", "40"), capture_output=True, text=True, timeout=120
     )
     assert played.returncode == 0, played.stderr
     standings = subprocess.run(
@@ -167,18 +134,7 @@ def test_an_sprt_in_a_round_robin_file_is_refused_with_its_line(tmp_path: Path) 
 
 def test_a_resumed_match_keeps_its_sprt_and_refuses_another(tmp_path: Path) -> None:
     database = tmp_path / "m.sqlite"
-    base = [
-        *ARBITER,
-        "match",
-        "greedy",
-        "random",
-        "--tc",
-        "depth=1",
-        "--db",
-        str(database),
-        "--max-plies",
-        "40",
-    ]
+    base = greedy_random_match(database, "--max-plies", "40")
     first = subprocess.run([*base, "--sprt", "elo0=0 elo1=10"], capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stderr
     shown = SPRT_LINE.search(first.stdout.split("finished: ", 1)[1])
@@ -196,19 +152,8 @@ def test_the_match_of_the_report_no_longer_stops_after_a_win_and_a_loss(tmp_path
     # `arbiter match greedy random --sprt elo0=0 elo1=50 alpha=0.05 beta=0.05` used to accept H0 after
     # one win and one loss (LLR -4.10). A handful of games cannot decide [0, 50]: all four are played.
     database = tmp_path / "m.sqlite"
-    command = [
-        *ARBITER,
-        "match",
-        "greedy",
-        "random",
-        "--tc",
-        "depth=1",
-        "--rounds",
-        "2",
-        "--db",
-        str(database),
-    ]
-    command += ["--max-plies", "60", "--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"]
+    command = greedy_random_match(database, "--rounds", "2", "--max-plies", "60")
+    command += ["--sprt", "elo0=0", "elo1=50", "alpha=0.05", "beta=0.05"]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "finished: 4/4 games" in result.stdout

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import sprt_reference as ref
+from tournament_files import greedy_random_match
 from typer.testing import CliRunner
 
 from arbiter.cli import app
 from arbiter.store import TournamentStore
 from arbiter.tournament.stats import SprtSettings, elo_from_wdl, sprt_wdl
-
-ARBITER = [sys.executable, "-m", "arbiter.cli"]
 
 
 def calculate(*args: str) -> tuple[int, str, str]:
@@ -95,27 +93,9 @@ def test_bad_input_is_told_by_option_without_a_traceback(args: list[str], messag
 
 def test_a_stored_match_is_read_with_its_own_sprt_settings(tmp_path: Path) -> None:
     database = tmp_path / "m.sqlite"
-    played = subprocess.run(
-        [
-            *ARBITER,
-            "match",
-            "greedy",
-            "random",
-            "--tc",
-            "depth=1",
-            "--rounds",
-            "3",
-            "--db",
-            str(database),
-            "--max-plies",
-            "60",
-            "--sprt",
-            "elo0=-5 elo1=25 alpha=0.1 beta=0.1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    command = greedy_random_match(database, "--rounds", "3", "--max-plies", "60")
+    command += ["--sprt", "elo0=-5 elo1=25 alpha=0.1 beta=0.1"]
+    played = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert played.returncode == 0, played.stdout + played.stderr
     with TournamentStore.open(database, create=False) as store:
         games = store.finished_results(store.find_tournament().id)
