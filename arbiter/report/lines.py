@@ -190,8 +190,4 @@ def _stored_opening(text: str | None) -> OpeningInfo | None:
     if text is None:
         return None
     data = json.loads(text)
-    moves = " ".join(data.get("moves") or [])
-    number = data.get("acf_number")
-    return OpeningInfo(
-        id=f"acf-{number}" if number is not None else moves, name=data.get("name") or "", text=moves
-    )
+    return OpeningInfo.recorded(data.get("acf_number"), data.get("name"), data.get("moves") or [])
