@@ -116,9 +116,16 @@ def _number(position: Position, ply: int, first_in_line: bool) -> str | None:
     return None
 
 
-def _write_line(out: _Lines, start: Position, moves: Sequence[PdnMove], first_ply: int) -> None:
+def _write_line(
+    out: _Lines,
+    start: Position,
+    moves: Sequence[PdnMove],
+    first_ply: int,
+    positions: Sequence[Position] = (),
+) -> None:
     """Write a line of moves; ``first_ply`` counts plies from the game's start as if the side that
-    moves first in the variant had started (so numbers stay right in set-up positions)."""
+    moves first in the variant had started (so numbers stay right in set-up positions). `positions`,
+    when given, are the line's positions already played (`start`, then the one after each move)."""
     position = start
     for index, pdn_move in enumerate(moves):
         ply = first_ply + index
@@ -136,20 +143,21 @@ def _write_line(out: _Lines, start: Position, moves: Sequence[PdnMove], first_pl
             out.add("(")
             _write_line(out, position, variation, ply)
             out.add(")", glue=True)
-        position = position.play(pdn_move.move)
+        position = positions[index + 1] if index + 1 < len(positions) else position.play(pdn_move.move)
 
 
-def format_game(game: PdnGame) -> str:
-    """One game as PDN text, ending with a blank line."""
+def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
+    """One game as PDN text, ending with a blank line. `positions`: the game's positions when they
+    are already replayed (its start, then the one after each move), so as not to play them again."""
     header = "\n".join(_tag_line(name, value) for name, value in game_tags(game))
     out = _Lines()
     for comment in game.comments:
         out.add(_comment(comment))
     variant = game.variant
     if variant is not None:
-        start = game.start_position()
+        start = positions[0] if positions else game.start_position()
         # Number plies as if the first mover had started: a set-up with the other side to move opens 1...
-        _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1)
+        _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1, positions)
     for text in game.rest:  # moves that did not replay when the game was read: kept as written
         out.add(text)
     out.add(game.result)

@@ -57,6 +57,12 @@ class OpeningInfo:
     name: str = ""
     text: str = ""
 
+    @classmethod
+    def recorded(cls, acf_number: int | None, name: str | None, moves: Sequence[str]) -> OpeningInfo:
+        """The opening a game's record names: known by its ACF number, or else by its moves."""
+        text = " ".join(moves)
+        return cls(id=f"acf-{acf_number}" if acf_number is not None else text, name=name or "", text=text)
+
 
 @dataclass(frozen=True)
 class GameEntry:
@@ -109,15 +115,8 @@ class GameEntry:
         pair_index: int | None = None,
     ) -> GameEntry:
         """A game known by its record, without a planned game to go with it."""
-        opening = None
-        if record.opening is not None:
-            number = record.opening.acf_number
-            moves = " ".join(record.opening.moves)
-            opening = OpeningInfo(
-                id=f"acf-{number}" if number is not None else moves,
-                name=record.opening.name or "",
-                text=moves,
-            )
+        given = record.opening
+        opening = None if given is None else OpeningInfo.recorded(given.acf_number, given.name, given.moves)
         return cls(
             key=key,
             white=record.white.name,

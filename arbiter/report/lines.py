@@ -19,6 +19,7 @@ from arbiter.report.files import page_key
 from arbiter.report.inputs import GameEntry, OpeningInfo
 from arbiter.rules import Color, UnknownVariantError, Variant, get_variant
 from arbiter.store import GameLine
+from arbiter.store.codec import move_stats
 from arbiter.tournament.scoring import FinishedGame, Outcome
 
 _OUTCOMES = {Winner.WHITE: Outcome.WHITE_WINS, Winner.BLACK: Outcome.BLACK_WINS, Winner.DRAW: Outcome.DRAW}
@@ -112,7 +113,7 @@ def variant_named(variant_id: str | None) -> Variant | None:
 
 
 def entry_line(game: GameEntry) -> Line:
-    """The line of a game held in memory: its record's moves are counted here."""
+    """The line of a game held in memory: its record's moves are counted as the store counts them."""
     record = game.record
     if record is None:
         return Line(
@@ -125,18 +126,7 @@ def entry_line(game: GameEntry) -> Line:
             pair_index=game.pair_index,
             opening=game.opening,
         )
-    counts: dict[Side, list[float]] = {Side.WHITE: [0, 0.0, 0, 0], Side.BLACK: [0, 0.0, 0, 0]}
-    for move in record.moves:
-        if move.from_opening:
-            continue
-        tally = counts[move.side]
-        if move.elapsed is not None:
-            tally[0] += 1
-            tally[1] += move.elapsed
-        if move.info is not None and move.info.depth is not None:
-            tally[2] += 1
-            tally[3] += move.info.depth
-    white, black = counts[Side.WHITE], counts[Side.BLACK]
+    stats = move_stats(record)
     outcome = record.outcome
     return Line(
         key=game.key,
@@ -156,10 +146,10 @@ def entry_line(game: GameEntry) -> Line:
         plies=record.plies,
         started_at=record.started_at,
         ended_at=record.ended_at,
-        timed=(int(white[0]), int(black[0])),
-        seconds=(float(white[1]), float(black[1])),
-        depths=(int(white[2]), int(black[2])),
-        depth_sum=(int(white[3]), int(black[3])),
+        timed=(stats["white_timed"], stats["black_timed"]),
+        seconds=(stats["white_seconds"], stats["black_seconds"]),
+        depths=(stats["white_depths"], stats["black_depths"]),
+        depth_sum=(stats["white_depth_sum"], stats["black_depth_sum"]),
     )
 
 
@@ -200,8 +190,4 @@ def _stored_opening(text: str | None) -> OpeningInfo | None:
     if text is None:
         return None
     data = json.loads(text)
-    moves = " ".join(data.get("moves") or [])
-    number = data.get("acf_number")
-    return OpeningInfo(
-        id=f"acf-{number}" if number is not None else moves, name=data.get("name") or "", text=moves
-    )
+    return OpeningInfo.recorded(data.get("acf_number"), data.get("name"), data.get("moves") or [])

@@ -25,7 +25,8 @@ def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Repl
     if game.round is not None:
         tags.setdefault("Round", str(game.round))
     defaults = {"Opening": game.opening.name} if game.opening is not None and game.opening.name else {}
-    return format_game(record_pdn_game(record, moves=replay.moves, tags=tags, defaults=defaults))
+    pdn_game = record_pdn_game(record, moves=replay.moves, tags=tags, defaults=defaults)
+    return format_game(pdn_game, replay.positions)
 
 
 def event_pdn(texts: Iterable[str]) -> str:

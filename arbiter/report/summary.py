@@ -27,7 +27,14 @@ from arbiter.tournament.standings import (
     crosstable,
     standings,
 )
-from arbiter.tournament.stats import EloEstimate, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
+from arbiter.tournament.stats import (
+    EloEstimate,
+    Pentanomial,
+    elo_for,
+    elo_from_pentanomial,
+    elo_from_wdl,
+    pentanomial,
+)
 
 # Endings that are the loser's own fault, as opposed to losses on the board.
 FAULTS = frozenset(
@@ -297,7 +304,7 @@ class Tallies:
             elo=elo,
             engines=summaries,
             openings=self.openings.summaries(),
-            match=_match_statistics(players, paired),
+            match=_match_statistics(players, paired, None if sprt is None else sprt.pentanomial),
             planned=self.planned,
             playing=list(self.playing.values()),
             latest=list(reversed(self.latest.values())),
@@ -484,16 +491,19 @@ class _OpeningCounts:
         return summaries
 
 
-def _match_statistics(players: Sequence[str], results: Sequence[FinishedGame]) -> MatchStatistics | None:
-    """Pentanomial counts and the pair-based Elo of a two-player event played in opening pairs."""
+def _match_statistics(
+    players: Sequence[str], results: Sequence[FinishedGame], counts: Pentanomial | None = None
+) -> MatchStatistics | None:
+    """Pentanomial counts and the pair-based Elo of a two-player event played in opening pairs;
+    `counts`: the pairs of `results` when they are already counted (for the SPRT)."""
     if len(players) != 2 or not results:
         return None
     player, opponent = players
-    try:
-        paired = pentanomial(results, player, opponent)
-    except ValueError:
-        return None  # pairs that do not fit together: the single-game figures still stand
-    counts = paired.counts
+    if counts is None:
+        try:
+            counts = pentanomial(results, player, opponent).counts
+        except ValueError:
+            return None  # pairs that do not fit together: the single-game figures still stand
     elo = elo_from_pentanomial(counts) if counts.pairs else None
     if elo is not None and any(math.isnan(v) for v in (elo.elo, elo.lower, elo.upper)):
         elo = None
