@@ -374,7 +374,8 @@ def _execute(
             typer.echo(f"error: report folder: {exc}", err=True)
             raise typer.Exit(2) from None
     lock = RunLock(config.database)
-    if config.database.exists():
+    checked = config.database.exists()
+    if checked:
         # A database that cannot be written (or is damaged) is said so before any engine is started.
         try:
             TournamentStore.open(config.database, create=False).close()
@@ -385,7 +386,8 @@ def _execute(
     if config.scheduler is None and not finished:
         runner.checked = _preflight(config, engines, log_dir)
     try:
-        store = TournamentStore.open(config.database, create=True)
+        # Checked for damage above already (a whole read of the file): not read through again.
+        store = TournamentStore.open(config.database, create=True, check=not checked)
         lock.acquire()
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
