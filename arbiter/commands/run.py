@@ -193,7 +193,7 @@ def match_command(
             if spec.time_control is not None and spec.time_control != time_control
         }
         entries = [spec.entry() for spec in specs]
-        sprt_settings = _parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
+        sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
         draw = _score_moves(draw_adjudication, "--adjudicate-draw")
         win = _score_moves(win_adjudication, "--adjudicate-win")
         adjudication = Adjudication(
@@ -337,10 +337,6 @@ def _sprt_tokens(given: list[str], following: list[str]) -> str:
         if "=" not in word:
             raise ValueError(f"unexpected argument {word!r} (after --sprt, settings such as elo1=10)")
     return " ".join([*given, *following])
-
-
-def _parse_sprt(text: str) -> SprtSettings:
-    return parse_sprt(text)
 
 
 def _execute(
