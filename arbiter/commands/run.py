@@ -193,7 +193,7 @@ def match_command(
             if spec.time_control is not None and spec.time_control != time_control
         }
         entries = [spec.entry() for spec in specs]
-        sprt_settings = _parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
+        sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
         draw = _score_moves(draw_adjudication, "--adjudicate-draw")
         win = _score_moves(win_adjudication, "--adjudicate-win")
         adjudication = Adjudication(
@@ -339,10 +339,6 @@ def _sprt_tokens(given: list[str], following: list[str]) -> str:
     return " ".join([*given, *following])
 
 
-def _parse_sprt(text: str) -> SprtSettings:
-    return parse_sprt(text)
-
-
 def _execute(
     config: TournamentConfig,
     engines: list[EngineConfig],
@@ -374,7 +370,8 @@ def _execute(
             typer.echo(f"error: report folder: {exc}", err=True)
             raise typer.Exit(2) from None
     lock = RunLock(config.database)
-    if config.database.exists():
+    checked = config.database.exists()
+    if checked:
         # A database that cannot be written (or is damaged) is said so before any engine is started.
         try:
             TournamentStore.open(config.database, create=False).close()
@@ -385,7 +382,8 @@ def _execute(
     if config.scheduler is None and not finished:
         runner.checked = _preflight(config, engines, log_dir)
     try:
-        store = TournamentStore.open(config.database, create=True)
+        # Checked for damage above already (a whole read of the file): not read through again.
+        store = TournamentStore.open(config.database, create=True, check=not checked)
         lock.acquire()
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -7,11 +7,13 @@ One line per message::
     2026-11-24T11:20:00.125000+00:00 game 3 scan < info depth=1 score=0.02
 
 ``>`` is sent to the engine, ``<`` read from it. The last lines are also kept in memory, so that
-`arbiter engine check` can print them when the engine fails.
+`arbiter engine check` can print them when the engine fails; they are formatted only when read (or
+written out), as most are never looked at.
 """
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -31,7 +33,7 @@ class CommLog:
         self.path = path
         self.echo = echo  # also shown as it happens (`arbiter play --debug`)
         self.context = ""  # the game being played, as the runner names it ("game 3")
-        self.recent: deque[str] = deque(maxlen=KEPT_LINES)
+        self._recent: deque[tuple[float, str, str, str]] = deque(maxlen=KEPT_LINES)
         self._file: TextIO | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -45,15 +47,26 @@ class CommLog:
     def received(self, text: str) -> None:
         self._add("<", text)
 
+    @property
+    def recent(self) -> list[str]:
+        """The last lines, oldest first."""
+        return [self._format(*entry) for entry in self._recent]
+
     def _add(self, direction: str, text: str) -> None:
-        stamp = datetime.now(UTC).isoformat(timespec="microseconds")
-        where = f" {self.context}" if self.context else ""
-        line = f"{stamp}{where} {self.engine} {direction} {text}"
-        self.recent.append(line)
+        entry = (time.time(), self.context, direction, text)
+        self._recent.append(entry)
+        if self.echo is None and self._file is None:
+            return
+        line = self._format(*entry)
         if self.echo is not None:
             self.echo(line)
         if self._file is not None:
             self._file.write(line + "\n")
+
+    def _format(self, at: float, context: str, direction: str, text: str) -> str:
+        stamp = datetime.fromtimestamp(at, UTC).isoformat(timespec="microseconds")
+        where = f" {context}" if context else ""
+        return f"{stamp}{where} {self.engine} {direction} {text}"
 
     def close(self) -> None:
         if self._file is not None:

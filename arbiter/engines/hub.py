@@ -342,17 +342,21 @@ class HubEngine(EngineClient):
     # -- OutputListener: called by the process for what the engine prints ---------------------------
 
     def on_line(self, line: bytes, at: float) -> None:
-        self.comm_log.received(line.rstrip(b"\r").decode("utf-8", "backslashreplace"))
-        if self._broken is not None:
+        raw = line.rstrip(b"\r")
+        try:
+            text = raw.decode("utf-8")  # decoded once: for the log and for reading
+        except UnicodeDecodeError:
+            self.comm_log.received(raw.decode("utf-8", "backslashreplace"))
+            if self._broken is None:
+                self._fail(Garbage(self.name, f"printed bytes that are not UTF-8: {_preview(line)}"))
+            return
+        self.comm_log.received(text)
+        if self._broken is not None or not text.strip():
             return
         try:
-            text = line.rstrip(b"\r").decode("utf-8")
-            if not text.strip():
-                return
             message = parse_line(text)
-        except (UnicodeDecodeError, HubSyntaxError) as error:
-            reason = "bytes that are not UTF-8" if isinstance(error, UnicodeDecodeError) else str(error)
-            self._fail(Garbage(self.name, f"printed {reason}: {_preview(line)}"))
+        except HubSyntaxError as error:
+            self._fail(Garbage(self.name, f"printed {error}: {_preview(line)}"))
             return
         logger.debug("%s > %s", self.name, text)
         command = message.command

@@ -167,6 +167,8 @@ class _Turn:
     warnings: list[str]
     shift: float
     """Seconds from starting the clock to writing ``go``: the budget's deadlines count from ``go``."""
+    legal: list[Move]
+    """The legal moves of the turn, with the rules on earlier moves."""
     time_called: bool = False
     """The referee called "Time" (sent ``stop``) at the jump limit."""
 
@@ -282,7 +284,7 @@ class Referee:
         go_at = handle.started  # the engine layer measures the move from here (``SearchResult.elapsed``)
         if self._overhead is not None and self._done_at is not None:
             self._overhead.append(go_at - self._done_at)
-        turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at)
+        turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at, legal)
         if self._unannounced:
             self._announce()
         result = await self._await_move(turn)
@@ -369,7 +371,7 @@ class Referee:
         position = self.game.position
         text = result.move or ""
         try:
-            allowed = self.game.legal_moves() if self.game.variant.history_filter is not None else None
+            allowed = turn.legal if self.game.variant.history_filter is not None else None
             move = parse_hub(position, text, allowed)
         except MoveTextError as error:
             self._note_turn_warnings(turn)

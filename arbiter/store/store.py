@@ -118,8 +118,11 @@ class TournamentStore:
         try:
             with Session(self._writer) as session, session.begin():
                 yield session
-        except DBAPIError as exc:
-            raise StoreError(f"{self.path}: {what} not stored: {exc.orig}") from exc
+        except SQLAlchemyError as exc:
+            # The transaction was rolled back: nothing of it is stored. The driver's message says why
+            # without the statement and its hundreds of parameters.
+            reason = exc.orig if isinstance(exc, DBAPIError) else exc
+            raise StoreError(f"{self.path}: {what} not stored: {reason}") from exc
 
     # --- tournaments --------------------------------------------------------------------------------
 
@@ -242,19 +245,11 @@ class TournamentStore:
         """
         _check_fits(planned, record)
         key = str(planned.key)
-        try:
-            with self._write(f"game {key} of tournament {tournament_id}") as session:
-                tournament = self._tournament_row(session, tournament_id)
-                game_id = self._store_game(session, tournament_id, planned, record, events)
-                tournament.updated_at = now().isoformat()
-                return game_id
-        except SQLAlchemyError as exc:
-            # The transaction was rolled back: nothing of this game is stored. The driver's message
-            # says why without the statement and its hundreds of parameters.
-            reason = exc.orig if isinstance(exc, DBAPIError) else exc
-            raise StoreError(
-                f"{self.path}: game {key} of tournament {tournament_id} not stored: {reason}"
-            ) from exc
+        with self._write(f"game {key} of tournament {tournament_id}") as session:
+            tournament = self._tournament_row(session, tournament_id)
+            game_id = self._store_game(session, tournament_id, planned, record, events)
+            tournament.updated_at = now().isoformat()
+            return game_id
 
     def record_games(self, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]) -> list[int]:
         """Store several games in one transaction (an import's batch): all of them, or none; return
@@ -262,28 +257,24 @@ class TournamentStore:
         for planned, record in games:
             _check_fits(planned, record)
         what = f"{len(games)} game(s) of tournament {tournament_id}"
-        try:
-            with self._write(what) as session:
-                tournament = self._tournament_row(session, tournament_id)
-                keys = [str(planned.key) for planned, _ in games]
-                taken = session.exec(
-                    select(GameRow.game_key).where(
-                        GameRow.tournament_id == tournament_id, col(GameRow.game_key).in_(keys)
-                    )
-                ).first()
-                if taken is None:
-                    first = self._next_revision(session, tournament_id)
-                    ids = _insert_new_games(session, tournament_id, games, first)
-                else:  # some keys are stored already: each game as `record_game` would store it
-                    ids = [
-                        self._store_game(session, tournament_id, planned, record, ())
-                        for planned, record in games
-                    ]
-                tournament.updated_at = now().isoformat()
-                return ids
-        except SQLAlchemyError as exc:
-            reason = exc.orig if isinstance(exc, DBAPIError) else exc
-            raise StoreError(f"{self.path}: {what} not stored: {reason}") from exc
+        with self._write(what) as session:
+            tournament = self._tournament_row(session, tournament_id)
+            keys = [str(planned.key) for planned, _ in games]
+            taken = session.exec(
+                select(GameRow.game_key).where(
+                    GameRow.tournament_id == tournament_id, col(GameRow.game_key).in_(keys)
+                )
+            ).first()
+            if taken is None:
+                first = self._next_revision(session, tournament_id)
+                ids = _insert_new_games(session, tournament_id, games, first)
+            else:  # some keys are stored already: each game as `record_game` would store it
+                ids = [
+                    self._store_game(session, tournament_id, planned, record, ())
+                    for planned, record in games
+                ]
+            tournament.updated_at = now().isoformat()
+            return ids
 
     def _store_game(
         self,

@@ -186,8 +186,7 @@ class TournamentRunner:
         self._draining = False  # an SPRT decided: start no more games, finish the running ones
         self._refresh_task: asyncio.Task[None] | None = None
         self._refresh_wanted = False
-        self._sprt_status: SprtStatus | None = None
-        self._decided = False
+        self._sprt_status: SprtStatus | None = None  # once decided, it stands
         # The seats of concurrency: what they share, and the running ones (their number follows the
         # remote's capacity, which can change while the run lasts).
         self._seating: _Seating | None = None
@@ -552,6 +551,10 @@ class TournamentRunner:
         assert self._store_thread is not None
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
 
+    @property
+    def _decided(self) -> bool:
+        return self._sprt_status is not None and self._sprt_status.decided
+
     def _sprt_pending(self) -> bool:
         return self.sprt is not None and self.config.format == "match" and not self._decided
 
@@ -575,7 +578,6 @@ class TournamentRunner:
         self._sprt_status = status
         self.observer.sprt_updated(status)
         if status.decided:
-            self._decided = True
             result = status.result
             self.observer.message(
                 f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
