@@ -11,10 +11,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from arbiter.commands.piece_standings import show_piece_standings
 from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
+from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
-from arbiter.tournament.piece_scoring import PIECE_SCORING
+from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
 from arbiter.tournament.stats import EloModel, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
@@ -28,16 +28,13 @@ def standings_command(
     scoring: str | None = typer.Option(
         None,
         "--scoring",
-        help="Score with this scheme instead of the tournament's (e.g. 2-1-0; 'pieces': the winner "
-        "scores its pieces left on the board).",
+        help="Score with this scheme instead of the tournament's (e.g. 2-1-0; 'pieces': each win is "
+        "worth the winner's pieces left on the board).",
     ),
     list_only: bool = typer.Option(False, "--list", help="List the tournaments in the database and stop."),
 ) -> None:
     """Show the standings and crosstable of a tournament stored in DATABASE."""
     console = output_console()
-    if scoring is not None and scoring.strip().lower() == PIECE_SCORING and not list_only:
-        show_piece_standings(database, tournament, console)
-        return
     try:
         scheme = scheme_named(scoring) if scoring is not None else None
     except ValueError as exc:
@@ -49,6 +46,10 @@ def standings_command(
                 console.print(tournament_list(store.tournaments()))
                 return
             info = store.find_tournament(tournament)
+            refusal = _piece_refusal(info.variant) if scheme is not None and scheme.by_pieces else None
+            if refusal is not None:
+                typer.echo(f"error: --scoring {PIECE_SCORING}: {refusal}", err=True)
+                raise typer.Exit(2)
             result = store.standings(info.id, scheme)
             finished = store.finished_results(info.id)
             ratings = ratings_table(result.players, finished)
@@ -74,6 +75,14 @@ def standings_command(
 
 
 _UNLIMITED_WIDTH = 1000
+
+
+def _piece_refusal(variant_id: str) -> str | None:
+    """Why the stored event's variant cannot be scored by pieces, or None."""
+    try:
+        return piece_scoring_refusal(get_variant(variant_id))
+    except UnknownVariantError as error:
+        return str(error)
 
 
 def output_console() -> Console:

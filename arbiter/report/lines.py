@@ -20,6 +20,7 @@ from arbiter.report.inputs import GameEntry, OpeningInfo
 from arbiter.rules import Color, UnknownVariantError, Variant, get_variant
 from arbiter.store import GameLine
 from arbiter.store.codec import move_stats
+from arbiter.tournament.piece_scoring import winner_pieces
 from arbiter.tournament.scoring import FinishedGame, Outcome
 
 _OUTCOMES = {Winner.WHITE: Outcome.WHITE_WINS, Winner.BLACK: Outcome.BLACK_WINS, Winner.DRAW: Outcome.DRAW}
@@ -52,6 +53,8 @@ class Line:
     seconds: tuple[float, float] = (0.0, 0.0)
     depths: tuple[int, int] = (0, 0)
     depth_sum: tuple[int, int] = (0, 0)
+    pieces: int = 0
+    """The winner's pieces left on the board, counted only for an event scored by pieces."""
 
     @property
     def state(self) -> str:
@@ -95,6 +98,7 @@ class Line:
             outcome=outcome,
             opening_id=self.opening.id if self.opening is not None else None,
             pair_index=self.pair_index,
+            pieces=self.pieces,
         )
 
     def players_in_order(self, first: Color) -> tuple[str, str]:
@@ -112,8 +116,9 @@ def variant_named(variant_id: str | None) -> Variant | None:
         return None
 
 
-def entry_line(game: GameEntry) -> Line:
-    """The line of a game held in memory: its record's moves are counted as the store counts them."""
+def entry_line(game: GameEntry, pieces: bool = False) -> Line:
+    """The line of a game held in memory: its record's moves are counted as the store counts them;
+    with `pieces`, the winner's pieces left are counted too (an event scored by pieces)."""
     record = game.record
     if record is None:
         return Line(
@@ -150,11 +155,13 @@ def entry_line(game: GameEntry) -> Line:
         seconds=(stats["white_seconds"], stats["black_seconds"]),
         depths=(stats["white_depths"], stats["black_depths"]),
         depth_sum=(stats["white_depth_sum"], stats["black_depth_sum"]),
+        pieces=winner_pieces(record) if pieces and outcome is not None else 0,
     )
 
 
-def stored_line(stored: GameLine, planned: Line | None) -> Line:
-    """The line of a stored game, where the schedule put it (`planned`, when the plan knows it)."""
+def stored_line(stored: GameLine, planned: Line | None, pieces: int = 0) -> Line:
+    """The line of a stored game, where the schedule put it (`planned`, when the plan knows it);
+    `pieces` is the winner's pieces left, for an event scored by pieces."""
     opening = planned.opening if planned is not None else _stored_opening(stored.opening)
     # Names and endings repeat from game to game: one string each, not one per game read.
     return Line(
@@ -183,6 +190,7 @@ def stored_line(stored: GameLine, planned: Line | None) -> Line:
         seconds=stored.seconds,
         depths=stored.depths,
         depth_sum=stored.depth_sum,
+        pieces=pieces,
     )
 
 

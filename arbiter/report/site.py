@@ -56,7 +56,7 @@ class _Builder:
         self.event = event
         self.games = games
         self.code = code_fingerprint(templates_dir())
-        self.lines = [entry_line(game) for game in games]
+        self.lines = [entry_line(game, pieces=event.scoring.by_pieces) for game in games]
         identities = {}
         for game in games:
             if game.record is not None:

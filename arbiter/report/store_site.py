@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arbiter.referee.game import identity_fields
+from arbiter.referee.record import Winner
 from arbiter.report.event_pages import GAMES_PER_PAGE
 from arbiter.report.files import engine_slugs, page_key, remove_stale_temporaries, write_atomic
 from arbiter.report.from_store import Schedule, load_schedule
@@ -36,7 +37,8 @@ from arbiter.report.replay import replay
 from arbiter.report.site import MANIFEST, SiteBuild
 from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
-from arbiter.store import StoredGame, TournamentStore
+from arbiter.store import GameLine, StoredGame, TournamentStore
+from arbiter.tournament.piece_scoring import winner_pieces
 from arbiter.tournament.schedule import GameKey
 
 
@@ -190,17 +192,30 @@ class StoreSite:
         found = store.game_lines(tournament, self._revision)
         if not found:
             return
+        pieces = self._pieces_left(store, tournament, found)
         for stored in found:
             key = str(stored.key)
             if key in self._played:
                 self._order.remove(key)  # written again (a stopped game played anew): now the latest
-            line = stored_line(stored, self._plan_index.get(key))
+            line = stored_line(stored, self._plan_index.get(key), pieces.get(key, 0))
             self._tallies.add(line)
             self._played[key] = _Played(line, stored.key, stored.revision, stored.id)
             self._order.append(key)
             self._revision = max(self._revision, stored.revision)
             self._top_id = max(self._top_id, stored.id)
         self._position = {key: index for index, key in enumerate(self._order)}
+
+    def _pieces_left(
+        self, store: TournamentStore, tournament: int, found: Sequence[GameLine]
+    ) -> dict[str, int]:
+        """The winner's pieces left in each finished game of `found`, when the event scores by pieces
+        (replayed from the moves, which a line does not hold); nothing otherwise."""
+        assert self._schedule is not None
+        if not self._schedule.event.scoring.by_pieces:
+            return {}
+        keys = [stored.key for stored in found if stored.winner is not Winner.UNFINISHED]
+        games = store.games(tournament, finished_only=True, keys=keys) if keys else []
+        return {str(game.key): winner_pieces(game.record) for game in games}
 
     def _all_lines(self) -> list[Line]:
         """Every game in playing order (the schedule's), played or not; then games the plan lacks."""

@@ -249,7 +249,7 @@ class Tallies:
         result = line.finished_game()
         if result is None:
             return
-        self.results[FinishedGame(result.white, result.black, result.outcome)] += sign
+        self.results[FinishedGame(result.white, result.black, result.outcome, pieces=result.pieces)] += sign
         if result.pair_index is not None:
             pair = self.pairs.setdefault(result.pair_index, [])
             if sign > 0:

@@ -61,8 +61,9 @@ from arbiter.store.models import (
     TournamentStatus,
 )
 from arbiter.store.tables import EngineRow, EventRow, GameRow, MoveRow, StoreModel, TournamentRow
+from arbiter.tournament.piece_scoring import PieceScoringError, winner_pieces
 from arbiter.tournament.schedule import GameKey, PlannedGame
-from arbiter.tournament.scoring import STANDARD, FinishedGame, Outcome, ScoringScheme
+from arbiter.tournament.scoring import PIECES, STANDARD, FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.standings import crosstable, standings
 
 _OUTCOMES = {
@@ -556,8 +557,11 @@ class TournamentStore:
             ).all()
         scheme = scheme or info.scoring
         results: list[FinishedGame] = []
-        for white, black, winner, count in grouped:
-            results.extend([FinishedGame(white, black, _OUTCOMES[winner])] * count)
+        if scheme.by_pieces:
+            results = self._piece_results(tournament_id)
+        else:
+            for white, black, winner, count in grouped:
+                results.extend([FinishedGame(white, black, _OUTCOMES[winner])] * count)
         players = list(seated)
         players.extend(sorted({name for game in results for name in game.players} - set(players)))
         return TournamentStandings(
@@ -569,6 +573,20 @@ class TournamentStore:
             crosstable=crosstable(results, players, scheme),
             results=results,
         )
+
+    def _piece_results(self, tournament_id: int) -> list[FinishedGame]:
+        """The finished games with the winner's pieces left, replayed from their moves (piece-count
+        scoring needs the final position, which the game table does not hold)."""
+        results: list[FinishedGame] = []
+        for game in self.games(tournament_id, finished_only=True):
+            record = game.record
+            try:
+                pieces = winner_pieces(record)
+            except PieceScoringError as error:
+                raise StoreError(f"{self.path}: piece-count scoring: {error}") from None
+            outcome = _OUTCOMES[record.winner.value]
+            results.append(FinishedGame(record.white.name, record.black.name, outcome, pieces=pieces))
+        return results
 
     # --- helpers ------------------------------------------------------------------------------------
 
@@ -651,9 +669,9 @@ def _tournament_info(row: TournamentRow, counts: dict[tuple[int, bool], int]) ->
         variant=row.variant,
         format=row.format,
         time_control=row.time_control,
-        scoring=ScoringScheme(
-            name=row.scoring, win=row.points_win, draw=row.points_draw, loss=row.points_loss
-        ),
+        scoring=PIECES
+        if row.scoring == PIECES.name
+        else ScoringScheme(name=row.scoring, win=row.points_win, draw=row.points_draw, loss=row.points_loss),
         config_json=row.config,
         status=TournamentStatus(row.status),
         created_at=datetime.fromisoformat(row.created_at),

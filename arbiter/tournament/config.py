@@ -26,6 +26,7 @@ from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
+from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_conflict
 from arbiter.tournament.stats import SprtSettings
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
@@ -160,7 +161,9 @@ class TournamentConfig(BaseModel):
     games_per_encounter: PositiveInt = Field(1, le=MAX_EVENT_GAMES)
     repeat: bool = Field(False, description="play each opening twice, colours swapped (ballot pairs)")
     openings: Openings | None = None
-    scoring: Literal["1-0.5-0", "2-1-0"] = "1-0.5-0"
+    scoring: Literal["1-0.5-0", "2-1-0", "pieces"] = Field(
+        "1-0.5-0", description="points per win/draw/loss, or 'pieces': the winner scores its pieces left"
+    )
     concurrency: PositiveInt = Field(1, le=MAX_CONCURRENCY)
     reuse_engines: bool = Field(True, description="keep engines running between games (new-game)")
     database: Path = Field(Path("tournament.sqlite"), strict=False)
@@ -242,6 +245,14 @@ class TournamentConfig(BaseModel):
             raise SettingError(
                 ("sprt",), f'an SPRT tests a match of two engines (format = "match"), not a {self.format}'
             )
+        return self
+
+    @model_validator(mode="after")
+    def _piece_scoring_fits(self) -> TournamentConfig:
+        if self.scoring == PIECE_SCORING:
+            refusal = piece_scoring_conflict(self.variant, self.sprt is not None)
+            if refusal is not None:
+                raise SettingError(("scoring",), refusal)
         return self
 
     @model_validator(mode="after")

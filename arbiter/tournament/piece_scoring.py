@@ -39,6 +39,26 @@ def piece_scoring_refusal(variant: Variant) -> str | None:
     return None
 
 
+def piece_scoring_conflict(variant_id: str, sprt: bool) -> str | None:
+    """Why an event in `variant_id` (testing a match by an SPRT when `sprt`) cannot score by pieces,
+    or None when it can.
+
+    An SPRT weighs wins, draws and losses (or pairs of them) to decide between two Elo hypotheses; a
+    score of pieces left is none of those, so the test and the table would rank the engines by
+    different measures. Ballot pairs (Pro Checkers, `repeat`) are fine: each game of a pair is
+    scored on its own, and the pair plays the opening from both sides, as it does for points.
+    """
+    refusal = piece_scoring_refusal(get_variant(variant_id))
+    if refusal is not None:
+        return refusal
+    if sprt:
+        return (
+            "piece-count scoring cannot go with an SPRT: the test decides on wins, draws and losses, "
+            'which the pieces left do not count; remove [sprt] or choose scoring "1-0.5-0" or "2-1-0"'
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class PieceScore:
     """What one finished game is worth to each side under piece-count scoring."""
@@ -76,6 +96,13 @@ def piece_score(record: GameRecord) -> PieceScore | None:
     if record.winner is Winner.WHITE:
         return PieceScore(_pieces(position, Color.WHITE), 0)
     return PieceScore(0, _pieces(position, Color.BLACK))
+
+
+def winner_pieces(record: GameRecord) -> int:
+    """The winner's pieces left on the board (0 for a draw or an unfinished game): what
+    `FinishedGame.pieces` holds under piece-count scoring. Raises PieceScoringError as `piece_score`."""
+    score = piece_score(record)
+    return 0 if score is None else score.white + score.black
 
 
 def _pieces(position: Position, color: Color) -> int:

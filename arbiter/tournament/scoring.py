@@ -29,6 +29,9 @@ class FinishedGame:
     outcome: Outcome
     opening_id: str | None = None
     pair_index: int | None = None
+    pieces: int = 0
+    """The winner's pieces left on the board (0 for a draw), for piece-count scoring; 0 where the
+    event does not score by pieces, so that results of other events group by outcome alone."""
 
     def __post_init__(self) -> None:
         if self.white == self.black:
@@ -65,6 +68,9 @@ class ScoringScheme:
     win: float
     draw: float
     loss: float
+    by_pieces: bool = False
+    """Piece-count scoring: a win is worth the winner's pieces left (`FinishedGame.pieces`), a draw
+    and a loss nothing; `win`/`draw`/`loss` are then only the stored nominal 1 / 1/2 / 0."""
 
     def __post_init__(self) -> None:
         if not self.win > self.draw > self.loss:
@@ -75,6 +81,8 @@ class ScoringScheme:
 
     def points_for(self, game: FinishedGame, player: str) -> float:
         fraction = game.fraction_for(player)
+        if self.by_pieces:
+            return float(game.pieces) if fraction == 1.0 else 0.0
         if fraction == 1.0:
             return self.win
         if fraction == 0.5:
@@ -87,16 +95,20 @@ STANDARD = ScoringScheme(name="1-1/2-0", win=1.0, draw=0.5, loss=0.0)
 # Two points for a win and one for a draw, as in the scoring advice of the checkers rules card.
 TWO_ONE_ZERO = ScoringScheme(name="2-1-0", win=2.0, draw=1.0, loss=0.0)
 
+# The source rule text's other way (seeds/001): the winner scores its pieces left on the board.
+PIECES = ScoringScheme(name="pieces", win=1.0, draw=0.5, loss=0.0, by_pieces=True)
+
 SCHEMES: dict[str, ScoringScheme] = {
     STANDARD.name: STANDARD,
     "1-0.5-0": STANDARD,
     "standard": STANDARD,
     TWO_ONE_ZERO.name: TWO_ONE_ZERO,
+    PIECES.name: PIECES,
 }
 
 
 def scheme_named(name: str) -> ScoringScheme:
-    """The scoring scheme called `name` ("1-1/2-0", "1-0.5-0" or "standard"; "2-1-0")."""
+    """The scoring scheme called `name` ("1-1/2-0", "1-0.5-0" or "standard"; "2-1-0"; "pieces")."""
     try:
         return SCHEMES[name.strip().lower()]
     except KeyError:

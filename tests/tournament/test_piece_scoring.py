@@ -95,7 +95,8 @@ def test_standings_command_scores_by_pieces_left(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["standings", str(path), "--scoring", "pieces"])
     assert result.exit_code == 0, result.output
     words = " ".join(result.output.split())
-    assert "pieces left to the winner (2 finished games)" in words
+    assert "2 games finished; scoring pieces" in words
     winner = planned[0].white
     assert expected[winner] > 0
-    assert f"│ 1 │ {winner} │ {expected[winner]} │" in words
+    # Rank, player, points (the pieces left), games, wins, draws, losses.
+    assert f"│ 1 │ {winner} │ {expected[winner]} │ 2 │ 1 │ 1 │ 0 │" in words

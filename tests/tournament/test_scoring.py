@@ -45,7 +45,8 @@ def test_schemes_are_found_by_name() -> None:
 
 def test_unknown_scheme_lists_the_known_ones() -> None:
     with pytest.raises(
-        ValueError, match=r"unknown scoring scheme '3-1-0'; known schemes: 1-0.5-0, 1-1/2-0, 2-1-0, standard"
+        ValueError,
+        match=r"unknown scoring scheme '3-1-0'; known schemes: 1-0.5-0, 1-1/2-0, 2-1-0, pieces, standard",
     ):
         scheme_named("3-1-0")
 
@@ -63,3 +64,11 @@ def test_a_player_cannot_play_itself() -> None:
 def test_asking_about_a_player_not_in_the_game_is_an_error() -> None:
     with pytest.raises(ValueError, match="'C' did not play in A - B"):
         FinishedGame("A", "B", Outcome.DRAW).fraction_for("C")
+
+
+def test_piece_scoring_gives_the_winner_its_pieces_left_and_nothing_for_a_draw_or_a_loss() -> None:
+    pieces = scheme_named("pieces")
+    won = FinishedGame("A", "B", Outcome.BLACK_WINS, pieces=4)
+    drawn = FinishedGame("A", "B", Outcome.DRAW)
+    assert (pieces.points_for(won, "B"), pieces.points_for(won, "A")) == (4.0, 0.0)
+    assert (pieces.points_for(drawn, "A"), pieces.points_for(drawn, "B")) == (0.0, 0.0)
