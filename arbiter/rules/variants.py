@@ -181,7 +181,8 @@ IYT_DRAWS = (Repetition(), NoProgressRule("50-move rule", 100, Progress.CAPTURE_
 # names the more particular rule.
 # The Russian counts of the "balance of forces" (FMJD rules for Russian draughts, 7.2.6, and the Russian
 # federation's): with kings on both sides and neither a capture nor a crowning, a draw after 5 moves
-# each in 2- and 3-piece endings, 30 in 4- and 5-piece and 60 in 6- and 7-piece endings; and a lone king
+# each in 2- and 3-piece endings, 30 each in 4- and 5-piece and 60 each in 6- and 7-piece endings
+# (moves of each player, as the federation's text counts every rule: docs/variants.md); and a lone king
 # on the main road (a1-h8) against three pieces with a king holds out for 5 moves.
 RUSSIAN_DRAWS = (
     Repetition(),

@@ -98,6 +98,17 @@ def test_russian_thirty_move_rule_four_or_five_pieces_with_kings_on_both_sides()
     end_with_quiet_king_moves(game, 16, "30-move rule", 60)
 
 
+def test_russian_thirty_move_rule_counts_moves_of_each_player_not_fifteen_each() -> None:
+    # The other reading (30 moves in all: 30 plies) would end the game here; 30 moves each go on.
+    game = game_from("russian", "W:WKe1,g3,c3:BKd8,a7")
+    play_quiet_king_moves(game, 20)
+    play_quiet_man_move(game)
+    play_quiet_man_move(game)
+    play_quiet_king_moves(game, 8)
+    assert game.ply == 30 and game.end is None
+    assert counter(game, "30-move rule").count == 30
+
+
 def test_russian_sixty_move_rule_six_or_seven_pieces_with_kings_on_both_sides() -> None:
     game = game_from("russian", "W:WKd2,h2,f2:BKc7,a7,c5,e7")
     for kings in (24, 26, 26, 26):
