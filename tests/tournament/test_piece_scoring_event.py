@@ -101,6 +101,7 @@ def test_an_event_scored_by_pieces_scores_each_win_by_the_winners_pieces_left(tm
 
     # The site written after the run: its standings (games, then points) and its crosstable.
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "pieces left on the board; a draw or a loss nothing" in index
     for name, points in expected.items():
         row = re.search(rf'{name}</a></td>\s*<td class="num">3</td>\s*<td class="num strong">([^<]+)<', index)
         assert row is not None, index
