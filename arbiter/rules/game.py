@@ -195,7 +195,7 @@ class Game:
         reason: EndReason | None = None
         if not own:
             reason = EndReason.NO_PIECES
-        elif not self.legal_moves():
+        elif not (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
             reason = EndReason.NO_LEGAL_MOVES
         if reason is not None:
             winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
