@@ -187,7 +187,11 @@ class LiveView:
     # ------------------------------------------------------------------ drawing
 
     def _say(self, text: str) -> None:
-        if self._live is None:
+        if self._live is None and not self.console.is_terminal:
+            # A log or a pipe: the line as it is (rich's rendering cost about a millisecond a line).
+            self.console.file.write(text + "\n")
+            self.console.file.flush()
+        elif self._live is None:
             self.console.print(text, markup=False, highlight=False)
         else:
             self.messages = (self.messages + [text])[-6:]

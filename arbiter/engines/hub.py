@@ -35,6 +35,7 @@ from arbiter.engines.hub_wire import (
     format_line,
     is_move_text,
     parse_line,
+    quote_value,
 )
 from arbiter.engines.inbox import Inbox
 from arbiter.engines.level import Level, level_line
@@ -42,6 +43,7 @@ from arbiter.engines.params import EngineIdentity, ParamDecl, parse_identity, pa
 from arbiter.engines.results import SearchResult, parse_info
 
 _PREVIEW = 60
+_SEARCH_MODES = frozenset({"think", "ponder", "analyze"})
 
 # Hub version 1 (Scan 2.0) answers `hub` with bare `name ...`, `author ...`, `country ...` lines and no
 # `id`: such an engine is recognised at the handshake and refused with a message that says so.
@@ -141,6 +143,7 @@ class HubEngine(EngineClient):
         self._pongs_read = 0
         self._pongs: dict[int, asyncio.Future[float]] = {}  # by the number of the ping still waiting
         self._search: HubSearch | None = None
+        self._moves_checked: list[str] = []  # the moves of the last search, each checked as Hub text
 
     # -- start-up -----------------------------------------------------------------------------------
 
@@ -235,18 +238,28 @@ class HubEngine(EngineClient):
         mules: Sequence[int] = (),
     ) -> HubSearch:
         check_position_text(position)
-        for move in moves:
+        moves = list(moves)
+        # The referee sends the moves since a position again and again, one more each time: only the
+        # ones not checked at the last search are checked now.
+        checked = self._moves_checked
+        fresh = moves[len(checked) :] if moves[: len(checked)] == checked else moves
+        for move in fresh:
             if not is_move_text(move):
                 raise ValueError(f"not a Hub move: {move!r}")
+        self._moves_checked = moves
         await self._settle_search()
-        fields = {"pos": position}
+        # Put together directly: a checked position and checked moves hold nothing to quote but spaces.
+        line = f"pos pos={position}"
         if moves:
-            fields["moves"] = " ".join(moves)
+            joined = " ".join(moves)
+            line += f' moves="{joined}"' if len(moves) > 1 else f" moves={joined}"
         if mules:
             # The arbiter's extension for Mule checkers; engines that do not know the key ignore it.
-            fields["mules"] = " ".join(str(square) for square in sorted(mules))
-        go_flags = (mode, "draw-offered") if draw_offered else (mode,)
-        text = "\n".join((format_line("pos", fields), level_line(level), format_line("go", flags=go_flags)))
+            line += " mules=" + quote_value(" ".join(str(square) for square in sorted(mules)))
+        if mode not in _SEARCH_MODES:
+            raise ValueError(f"not a search mode: {mode!r}")
+        go = f"go {mode} draw-offered" if draw_offered else f"go {mode}"
+        text = f"{line}\n{level_line(level)}\n{go}"
         # Stamped before the write: the answer, stamped by the reader thread, can never come earlier.
         started = time.monotonic()
         self._write(text)

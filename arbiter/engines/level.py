@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from arbiter.engines.hub_wire import format_line, format_seconds
+from arbiter.engines.hub_wire import format_seconds
 
 
 @dataclass(frozen=True)
@@ -71,22 +71,25 @@ def _check_seconds(what: str, seconds: float) -> None:
 
 
 def level_line(level: Level) -> str:
-    """The Hub `level` line for ``level``."""
-    fields: dict[str, str] = {}
-    flags: tuple[str, ...] = ()
+    """The Hub `level` line for ``level``.
+
+    Written for every search, so it is put together directly: its keys are fixed words and its values
+    numbers, which Hub writes bare (what ``format_line`` would check and quote is never needed)."""
     match level:
-        case Depth(plies):
-            fields["depth"] = str(plies)
-        case Nodes(count):
-            fields["nodes"] = str(count)
-        case MoveTime(seconds):
-            fields["move-time"] = format_seconds(seconds)
         case Clock(time, moves, inc):
+            parts = ["level"]
             if moves is not None:
-                fields["moves"] = str(moves)
-            fields["time"] = format_seconds(time)
+                parts.append(f"moves={moves}")
+            parts.append(f"time={format_seconds(time)}")
             if inc is not None:
-                fields["inc"] = format_seconds(inc)
+                parts.append(f"inc={format_seconds(inc)}")
+            return " ".join(parts)
+        case Depth(plies):
+            return f"level depth={plies}"
+        case Nodes(count):
+            return f"level nodes={count}"
+        case MoveTime(seconds):
+            return f"level move-time={format_seconds(seconds)}"
         case Infinite():
-            flags = ("infinite",)
-    return format_line("level", fields, flags)
+            return "level infinite"
+    raise TypeError(f"not a search level: {level!r}")

@@ -87,8 +87,7 @@ def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
         return f"{name(move.start)}-{name(move.end)}"
     # 'x' on every board, algebraic ones too: other programs read it there, while ':' breaks some.
     if not full_path:
-        twins = [m for m in position.legal_moves() if m.start == move.start and m.end == move.end]
-        full_path = len(twins) > 1
+        full_path = position.shares_start_and_end(move)
     if full_path:
         return "x".join(name(s) for s in move.path)
     return f"{name(move.start)}x{name(move.end)}"
@@ -101,20 +100,20 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
     limit, from ``Game.legal_moves``); a move they refuse is an error that says so.
     """
     squares = _squares(text, position)
-    start, end, captured = squares[0], squares[1], frozenset(squares[2:])
-    moves = position.legal_moves()
-    for m in moves:
-        if m.start == start and m.end == end and m.captured == captured:
-            if allowed is not None and m not in allowed:
-                rule = position.variant.history_rule
-                raise MoveTextError(
-                    f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
-                    f"allowed moves: {_legal_list(allowed, position)}"
-                )
-            return m
-    raise MoveTextError(
-        f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
-    )
+    # The one move the text names is looked for; the others are listed only to explain a refusal.
+    m = position.find_move(squares[0], squares[1], squares[2:])
+    if m is None:
+        moves = position.legal_moves()
+        raise MoveTextError(
+            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
+        )
+    if allowed is not None and m not in allowed:
+        rule = position.variant.history_rule
+        raise MoveTextError(
+            f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
+            f"allowed moves: {_legal_list(allowed, position)}"
+        )
+    return m
 
 
 def format_hub(move: Move) -> str:

@@ -167,8 +167,9 @@ class _Turn:
     warnings: list[str]
     shift: float
     """Seconds from starting the clock to writing ``go``: the budget's deadlines count from ``go``."""
-    legal: list[Move]
-    """The legal moves of the turn, with the rules on earlier moves."""
+    legal: list[Move] | None
+    """The legal moves of the turn with the rules on earlier moves, where the variant has such a rule
+    (None otherwise: the engine's move is then matched against the position alone)."""
     time_called: bool = False
     """The referee called "Time" (sent ``stop``) at the jump limit."""
 
@@ -208,6 +209,7 @@ class Referee:
         self._stable_base = {color: engine.protocol == "dxp" for color, engine in self.engines.items()}
         self._offer_to: Color | None = None  # the side that must answer a pending draw offer
         self._faults_before = {color: len(engine.faults) for color, engine in self.engines.items()}
+        self._jump_limits = {color: setup.control_for(color).jump_limits is not None for color in Color}
         # Moves are shown to the observer once the next engine is thinking, off the referee's critical path.
         self._unannounced: list[tuple[MoveRecord, Position]] = []
         self.record: GameRecord | None = None
@@ -254,17 +256,24 @@ class Referee:
     async def _turn(self) -> None:
         game = self.game
         color = game.turn
-        legal = game.legal_moves()  # with the rules on earlier moves (Frisian's king-move limit)
+        position = game.position
+        legal: list[Move] | None = None
+        if game.variant.history_filter is not None:
+            legal = game.legal_moves()  # with the rules on earlier moves (Frisian's king-move limit)
+            count, captures = len(legal), legal[0].is_capture
+        else:  # no Move objects are built for the moves the engine does not play
+            count, captures = position.legal_move_count(), position.has_capture()
         clock = self.clocks[color]
-        if self.setup.rules.auto_forced_moves and len(legal) == 1:
+        if self.setup.rules.auto_forced_moves and count == 1:
             clock.start_move(time.monotonic())
             outcome = clock.finish_move(0.0)
             self._offer_to = None  # the engine was not asked, so it cannot accept
-            self._play(legal[0], elapsed=0.0, clock=outcome.remaining, warnings=[FORCED_MOVE_NOTE])
+            forced = (legal or position.legal_moves())[0]
+            self._play(forced, elapsed=0.0, clock=outcome.remaining, warnings=[FORCED_MOVE_NOTE])
             return
         jump = None
-        if self.setup.control_for(color).jump_limits is not None and legal[0].is_capture:
-            jump = JumpSituation(len(legal))
+        if captures and self._jump_limits[color]:
+            jump = JumpSituation(count)
         draw_offered = self._offer_to is color
         self._offer_to = None
         recent = self._with_history_rule(self._recent_base)
@@ -371,8 +380,7 @@ class Referee:
         position = self.game.position
         text = result.move or ""
         try:
-            allowed = turn.legal if self.game.variant.history_filter is not None else None
-            move = parse_hub(position, text, allowed)
+            move = parse_hub(position, text, turn.legal)
         except MoveTextError as error:
             self._note_turn_warnings(turn)
             self._end(

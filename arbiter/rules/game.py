@@ -93,10 +93,10 @@ class Game:
         # Plies without progress, by what counts as progress.
         self._quiet_plies = {Progress.MAN_MOVE_OR_CAPTURE: 0, Progress.CAPTURE_OR_CROWNING: 0}
         self._material_since: dict[str, int | None] = {}
-        for rule in variant.draw_rules:
-            if isinstance(rule, MaterialRule):
-                holds = rule.holds(self.start, self.start.material())
-                self._material_since[rule.name] = 0 if holds else None
+        self._material_rules = [rule for rule in variant.draw_rules if isinstance(rule, MaterialRule)]
+        for rule in self._material_rules:
+            holds = rule.holds(self.start, self.start.material())
+            self._material_since[rule.name] = 0 if holds else None
         self.end: GameEnd | None = self._judge()
 
     @property
@@ -149,9 +149,9 @@ class Game:
         ):
             self._quiet_plies[progress] = 0 if made else self._quiet_plies[progress] + 1
         self._seen[after] = self._seen.get(after, 0) + 1
-        material = after.material()
-        for rule in self.variant.draw_rules:
-            if isinstance(rule, MaterialRule):
+        if self._material_rules:
+            material = after.material()
+            for rule in self._material_rules:
                 since = self._material_since[rule.name]
                 if not rule.holds(after, material):
                     self._material_since[rule.name] = None
@@ -195,15 +195,24 @@ class Game:
         reason: EndReason | None = None
         if not own:
             reason = EndReason.NO_PIECES
-        elif not self.legal_moves():
+        elif not (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
             reason = EndReason.NO_LEGAL_MOVES
         if reason is not None:
             winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
             rule = "no pieces" if reason is EndReason.NO_PIECES else "no legal move"
             return GameEnd(winner, reason, rule, self.ply)
-        for counter in self.counters():
-            if counter.running and counter.count >= counter.limit:
-                rule_obj = next(r for r in self.variant.draw_rules if r.name == counter.rule)
-                why = EndReason.REPETITION if isinstance(rule_obj, Repetition) else EndReason.MOVE_COUNT_RULE
-                return GameEnd(None, why, counter.rule, self.ply)
+        # The draw rules as ``counters`` reports them, asked after every move without building the report.
+        for draw in self.variant.draw_rules:
+            if isinstance(draw, Repetition):
+                count, limit = self._seen.get(pos, 0), draw.times
+            elif isinstance(draw, NoProgressRule):
+                count, limit = self._quiet_plies[draw.progress], draw.plies
+            else:
+                since = self._material_since[draw.name]
+                if since is None:
+                    continue
+                count, limit = self.ply - since, draw.plies
+            if count >= limit:
+                why = EndReason.REPETITION if isinstance(draw, Repetition) else EndReason.MOVE_COUNT_RULE
+                return GameEnd(None, why, draw.name, self.ply)
         return None

@@ -74,6 +74,8 @@ class _Tables:
     zobrist_black_to_move: int
     # per bit index: white mule, black mule; a mule's key is its man key xor this one
     zobrist_mules: tuple[tuple[int, int], ...]
+    # per square, in square order: its single-bit mask (what writing a Hub string walks through)
+    square_masks: tuple[int, ...]
 
 
 _TABLES: dict[str, tuple[Variant, _Tables]] = {}
@@ -100,7 +102,8 @@ def _build_tables(variant: Variant) -> _Tables:
     black_to_move = rng.getrandbits(64)
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
-    return _Tables(generator_for(variant), keys, black_to_move, mule_keys)  # type: ignore[arg-type]
+    masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks)  # type: ignore[arg-type]
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
@@ -127,7 +130,7 @@ class Position:
     exactly like men, so move generation ignores the mark and only the game-end rules read it.
     """
 
-    __slots__ = ("variant", "white", "black", "kings", "mules", "turn", "zobrist", "_moves")
+    __slots__ = ("variant", "white", "black", "kings", "mules", "turn", "zobrist", "_raws", "_moves")
 
     variant: Variant
     white: int
@@ -136,7 +139,8 @@ class Position:
     mules: int
     turn: Color
     zobrist: int
-    _moves: list[Move] | None
+    _raws: list[RawMove] | None  # the generator's legal moves, built once
+    _moves: list[Move] | None  # the same as Move objects, built only when asked for
 
     def __init__(
         self,
@@ -160,6 +164,7 @@ class Position:
         if zobrist is None:
             zobrist = _zobrist(tables(variant), white, black, kings, turn, mules)
         object.__setattr__(self, "zobrist", zobrist)
+        object.__setattr__(self, "_raws", None)
         object.__setattr__(self, "_moves", None)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -282,25 +287,65 @@ class Position:
 
     def hub(self) -> str:
         """The Hub position string. Hub has no mule letter: a mule is written as a man (``w``/``b``)."""
+        white, black, kings = self.white, self.black, self.kings
         letters = [self.turn.letter]
-        for square in range(1, self.variant.square_count + 1):
-            piece = self.piece_at(square)
-            letters.append(piece.value if piece else "e")
+        append = letters.append
+        # Written for every position a referee sends: straight off the bitboards, square by square.
+        for bit in tables(self.variant).square_masks:
+            if white & bit:
+                append("W" if kings & bit else "w")
+            elif black & bit:
+                append("B" if kings & bit else "b")
+            else:
+                append("e")
         return "".join(letters)
 
     # ------------------------------------------------------------------ moves
 
-    def legal_moves(self) -> list[Move]:
-        if self._moves is None:
+    def _raw_moves(self) -> list[RawMove]:
+        raws = self._raws
+        if raws is None:
             gen = tables(self.variant).generator
             raws = gen.legal_moves(self.white, self.black, self.kings, int(self.turn))
-            object.__setattr__(self, "_moves", [self._to_move(r) for r in raws])
+            object.__setattr__(self, "_raws", raws)
+        return raws
+
+    def legal_moves(self) -> list[Move]:
+        if self._moves is None:
+            object.__setattr__(self, "_moves", [self._to_move(r) for r in self._raw_moves()])
         assert self._moves is not None
         return list(self._moves)
 
+    # What a referee asks of every position, answered from the generator's raw moves without building
+    # a Move for each: how many there are, whether the first captures, and the one an engine named.
+
+    def legal_move_count(self) -> int:
+        return len(self._raw_moves())
+
     def has_capture(self) -> bool:
-        moves = self.legal_moves()
-        return bool(moves) and moves[0].is_capture
+        raws = self._raw_moves()
+        return bool(raws) and raws[0][2] != 0
+
+    def find_move(self, start: int, end: int, captured: Iterable[int] = ()) -> Move | None:
+        """The legal move from ``start`` to ``end`` that captures exactly the squares ``captured``
+        (in any order), or None when no legal move does. Squares must be on the board."""
+        bits = self.variant.geometry.square_bits
+        from_bit, to_bit = 1 << bits[start], 1 << bits[end]
+        taken = 0
+        for square in captured:
+            taken |= 1 << bits[square]
+        for raw in self._raw_moves():
+            if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
+                return self._to_move(raw)
+        return None
+
+    def shares_start_and_end(self, move: Move) -> bool:
+        """Whether another legal move has ``move``'s start and end (PDN must then spell its path)."""
+        from_bit, to_bit = move.raw[0], move.raw[1]
+        return sum(1 for raw in self._raw_moves() if raw[0] == from_bit and raw[1] == to_bit) > 1
+
+    def _is_legal(self, raw: RawMove) -> bool:
+        return any(r[0] == raw[0] and r[1] == raw[1] and r[2] == raw[2] for r in self._raw_moves())
 
     def capture_paths(self, move: Move) -> list[tuple[int, ...]]:
         """Every path (squares visited) by which ``move`` can be played; a capture may have several."""
@@ -337,7 +382,7 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``, which must be one of ``legal_moves()``."""
-        if move not in self.legal_moves():
+        if not self._is_legal(move.raw):
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
         t = tables(self.variant)
         fb, tb, cm, _, _ = move.raw

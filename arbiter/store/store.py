@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -51,6 +52,7 @@ from arbiter.store.errors import (
     UnknownTournamentError,
 )
 from arbiter.store.events import Event, EventKind, StoredEvent, now
+from arbiter.store.fast_write import event_row, insert_new_game
 from arbiter.store.models import (
     GameLine,
     PlayerEntry,
@@ -246,7 +248,17 @@ class TournamentStore:
         """
         _check_fits(planned, record)
         key = str(planned.key)
-        with self._write(f"game {key} of tournament {tournament_id}") as session:
+        what = f"game {key} of tournament {tournament_id}"
+        with self._write(what) as session:
+            connection = session.connection().connection.dbapi_connection
+            assert isinstance(connection, sqlite3.Connection)
+            try:
+                rows = [event_row(tournament_id, event) for event in events]
+                game_id = insert_new_game(connection, tournament_id, planned, record, rows)
+            except sqlite3.Error as exc:
+                raise StoreError(f"{self.path}: {what} not stored: {exc}") from exc
+            if game_id is not None:
+                return game_id
             tournament = self._tournament_row(session, tournament_id)
             game_id = self._store_game(session, tournament_id, planned, record, events)
             tournament.updated_at = now().isoformat()

@@ -75,3 +75,11 @@ def test_referee_overhead_benchmark_runs_an_event_at_a_concurrency(tmp_path: Pat
     args = ["--concurrency", "2", "--games", "2", "--tc", "st=1"]
     out = run_benchmark("referee_overhead", *args, cwd=tmp_path)
     assert "added between an answer's arrival and its charge" in out and "time forfeits" in out
+
+
+def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engines")
+    args = ["--games", "2", "--repeat", "1", "--concurrency", "1"]
+    out = run_benchmark("harness_compare", *args, cwd=tmp_path)
+    assert "harness CPU per ply" in out and "peak memory" in out

@@ -1,0 +1,79 @@
+"""Storing a finished game the runner has just played, straight through SQLite.
+
+The runner stores every game as it ends, one transaction each; through the ORM that cost several
+milliseconds of CPU a game, more than the referee spends on all its moves. The common case (a new key in
+a known tournament) is written here with a few plain statements inside the caller's transaction; any
+other case (an unknown tournament, a key already stored) is left to the ORM path, which knows what to
+say about it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from arbiter.referee.record import GameRecord
+from arbiter.store.codec import game_columns, move_columns
+from arbiter.store.events import Event, now
+from arbiter.tournament.schedule import PlannedGame
+
+_INSERTS: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+def _insert_sql(table: str, names: tuple[str, ...]) -> str:
+    sql = _INSERTS.get((table, names))
+    if sql is None:
+        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+        _INSERTS[(table, names)] = sql
+    return sql
+
+
+def insert_new_game(
+    connection: sqlite3.Connection,
+    tournament_id: int,
+    planned: PlannedGame,
+    record: GameRecord,
+    events: Sequence[dict[str, Any]],
+) -> int | None:
+    """Insert a game whose key the tournament has not stored yet, with its moves and ``events`` (rows of
+    the event table without their game id); return its row id. None, with nothing written, when the
+    tournament does not exist or already holds the key."""
+    key = str(planned.key)
+    found = connection.execute("SELECT 1 FROM tournament WHERE id = ?", (tournament_id,)).fetchone()
+    if found is None:
+        return None
+    taken = connection.execute(
+        "SELECT 1 FROM game WHERE tournament_id = ? AND game_key = ?", (tournament_id, key)
+    ).fetchone()
+    if taken is not None:
+        return None
+    (highest,) = connection.execute(
+        "SELECT max(revision) FROM game WHERE tournament_id = ?", (tournament_id,)
+    ).fetchone()
+    columns = game_columns(tournament_id, planned, record)
+    columns["revision"] = int(highest or 0) + 1
+    names = tuple(columns)
+    cursor = connection.execute(_insert_sql("game", names), tuple(columns.values()))
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    if record.moves:
+        rows = [move_columns(game_id, move) for move in record.moves]
+        connection.executemany(_insert_sql("move", tuple(rows[0])), [tuple(row.values()) for row in rows])
+    if events:
+        rows = [{**event, "game_id": game_id} for event in events]
+        connection.executemany(_insert_sql("event", tuple(rows[0])), [tuple(row.values()) for row in rows])
+    connection.execute(
+        "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)
+    )
+    return game_id
+
+
+def event_row(tournament_id: int, event: Event) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "engine": event.engine,
+        "kind": event.kind.value,
+        "message": event.message,
+        "at": event.at.isoformat(),
+    }
