@@ -155,7 +155,7 @@ def entry_line(game: GameEntry) -> Line:
 
 def stored_line(stored: GameLine, planned: Line | None) -> Line:
     """The line of a stored game, where the schedule put it (`planned`, when the plan knows it)."""
-    opening = planned.opening if planned is not None else _stored_opening(stored.opening)
+    opening = planned.opening if planned is not None else stored_opening(stored.opening)
     # Names and endings repeat from game to game: one string each, not one per game read.
     return Line(
         key=str(stored.key),
@@ -186,7 +186,7 @@ def stored_line(stored: GameLine, planned: Line | None) -> Line:
     )
 
 
-def _stored_opening(text: str | None) -> OpeningInfo | None:
+def stored_opening(text: str | None) -> OpeningInfo | None:
     if text is None:
         return None
     data = json.loads(text)

@@ -404,14 +404,46 @@ class TournamentStore:
                 return
             last = found[-1].revision
 
-    def game_lines(self, tournament_id: int, since_revision: int = 0) -> list[GameLine]:
-        """The games written after `since_revision` (all of them by default), without their moves, in
-        the order they were written. Read with plain SQL: an event can hold 100,000 games."""
+    def game_lines(
+        self, tournament_id: int, since_revision: int = 0, *, limit: int = -1
+    ) -> list[GameLine]:
+        """The games written after `since_revision` (all of them by default; the first `limit` when
+        it is not negative), without their moves, in the order they were written. Read with plain SQL:
+        an event can hold 100,000 games."""
         with self._reader.connect() as connection:
             with Session(self._reader) as session:
                 self._tournament_row(session, tournament_id)
-            rows = connection.exec_driver_sql(_LINE_QUERY, (tournament_id, since_revision)).fetchall()
+            rows = connection.exec_driver_sql(
+                _LINE_QUERY + " LIMIT ?", (tournament_id, since_revision, limit)
+            ).fetchall()
         return [_game_line(row) for row in rows]
+
+    def stream_game_lines(
+        self, tournament_id: int, since_revision: int = 0, *, batch: int = 2000
+    ) -> Iterator[GameLine]:
+        """`game_lines`, read `batch` games at a time: a reader of a whole event holds one batch."""
+        last = since_revision
+        while True:
+            found = self.game_lines(tournament_id, last, limit=batch)
+            yield from found
+            if len(found) < batch:
+                return
+            last = found[-1].revision
+
+    def game_lines_of(self, tournament_id: int, keys: Sequence[str]) -> dict[str, GameLine]:
+        """The stored games among `keys` (game keys as text), without their moves, by key."""
+        found: dict[str, GameLine] = {}
+        with self._reader.connect() as connection:
+            with Session(self._reader) as session:
+                self._tournament_row(session, tournament_id)
+            # In slices, to stay below SQLite's limit on bound parameters.
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start : start + 500])
+                query = _LINE_KEYS_QUERY.format(marks=", ".join("?" * len(chunk)))
+                for row in connection.exec_driver_sql(query, (tournament_id, *chunk)).fetchall():
+                    line = _game_line(row)
+                    found[str(line.key)] = line
+        return found
 
     def game(self, tournament_id: int, key: GameKey) -> StoredGame | None:
         """The game stored under `key`, or None."""
@@ -701,6 +733,7 @@ _LINE_QUERY = (
     "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
     "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
 )
+_LINE_KEYS_QUERY = _LINE_QUERY.split(" WHERE ")[0] + " WHERE tournament_id = ? AND game_key IN ({marks})"
 
 
 def _game_line(row: Any) -> GameLine:

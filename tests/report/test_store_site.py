@@ -120,6 +120,38 @@ def test_a_stopped_game_played_again_replaces_its_text_in_the_event_pdn(tmp_path
     assert '[Result "*"]' not in (out / "event.pdn").read_text(encoding="utf-8")
 
 
+def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_counted_it_stopped(
+    tmp_path: Path,
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    stopped = play_record(games[2], seed=2, max_plies=10).model_copy(
+        update={"outcome": GameOutcome.of(Winner.UNFINISHED, Termination.ABANDONED, reason="stopped")}
+    )
+    with TournamentStore.open(database) as store:
+        store.record_game(tid, games[2], stopped)
+    site = StoreSite(database, out)
+    site.refresh()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "2 of 12 games played" in index
+    record(database, tid, games, range(2, 4))
+    built = site.refresh()
+    assert (built.games_written, site.games) == (2, (4, 12))
+    assert "4 of 12 games played" in (out / "index.html").read_text(encoding="utf-8")
+    fresh = StoreSite(database, tmp_path / "fresh")
+    fresh.refresh()
+    for name in ("index.html", "games.html"):
+        assert _without_times((out / name).read_text(encoding="utf-8")) == _without_times(
+            (tmp_path / "fresh" / name).read_text(encoding="utf-8")
+        )
+
+
+def _without_times(page: str) -> str:
+    """The page without the moment it was written."""
+    return re.sub(r"updated \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", page)
+
+
 def test_the_games_list_is_cut_into_pages_that_link_to_each_other(tmp_path: Path) -> None:
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
     tid, games = new_event(database)
