@@ -74,9 +74,14 @@ class _Tables:
     zobrist_black_to_move: int
     # per bit index: white mule, black mule; a mule's key is its man key xor this one
     zobrist_mules: tuple[tuple[int, int], ...]
+    # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
+    # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
+    moves: dict[RawMove, Move] = field(default_factory=dict)
 
 
+MOVES_KEPT = 100_000
 _TABLES: dict[str, tuple[Variant, _Tables]] = {}
+_STARTS: dict[str, tuple[Variant, Position]] = {}
 
 
 def tables(variant: Variant) -> _Tables:
@@ -169,7 +174,13 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant) -> Position:
-        return cls.from_fen(variant, variant.start_fen())
+        # Made once per variant (a position never changes): writers compare every game's start with it.
+        entry = _STARTS.get(variant.id)
+        if entry is not None and (entry[0] is variant or entry[0] == variant):
+            return entry[1]
+        position = cls.from_fen(variant, variant.start_fen())
+        _STARTS[variant.id] = (variant, position)
+        return position
 
     @classmethod
     def from_fen(cls, variant: Variant, text: str) -> Position:
@@ -292,9 +303,18 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         if self._moves is None:
-            gen = tables(self.variant).generator
-            raws = gen.legal_moves(self.white, self.black, self.kings, int(self.turn))
-            object.__setattr__(self, "_moves", [self._to_move(r) for r in raws])
+            t = tables(self.variant)
+            raws = t.generator.legal_moves(self.white, self.black, self.kings, int(self.turn))
+            known = t.moves
+            moves = []
+            for raw in raws:
+                move = known.get(raw)
+                if move is None:
+                    move = self._to_move(raw)
+                    if len(known) < MOVES_KEPT:
+                        known[raw] = move
+                moves.append(move)
+            object.__setattr__(self, "_moves", moves)
         assert self._moves is not None
         return list(self._moves)
 
