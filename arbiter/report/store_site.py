@@ -217,6 +217,7 @@ class StoreSite:
             revision=self._revision,
             top_id=self._top_id,
         ).save(self.out)
+        self._fresh = []
         return build
 
     # --- what the site knows of the games ------------------------------------------------------------
@@ -251,7 +252,10 @@ class StoreSite:
     def _read_changes(self, store: TournamentStore, tournament: int, published: int | None) -> None:
         """Count the games stored since the last read, a batch of lines at a time; note those stored
         after revision `published` (of the site on the disk) for the refresh."""
-        self._fresh, self._before_fresh = [], self._latest
+        # Games read by a refresh that failed before the site was saved are still fresh.
+        self._fresh = [] if published is None else [game for game in self._fresh if game.revision > published]
+        if not self._fresh:
+            self._before_fresh = self._latest
         recount = False
         moved = False
         for stored in store.stream_game_lines(tournament, self._revision):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from report_games import play_record, store_running_event
 from site_checks import crawl
 
@@ -145,6 +146,30 @@ def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_count
         assert _without_times((out / name).read_text(encoding="utf-8")) == _without_times(
             (tmp_path / "fresh" / name).read_text(encoding="utf-8")
         )
+
+
+def test_games_read_by_a_refresh_that_failed_are_listed_by_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(4))
+    site = StoreSite(database, out, games_per_page=4)
+    site.refresh()
+    record(database, tid, games, range(4, 5))
+
+    def fail(*_: object) -> None:
+        raise OSError("disk full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(StoreSite, "_incremental", fail)
+        with pytest.raises(OSError):
+            site.refresh()
+    assert f"{games[4].key}.html" not in (out / "games-2.html").read_text(encoding="utf-8")
+    built = site.refresh()
+    assert built.games_written == 1
+    assert f"{games[4].key}.html" in (out / "games-2.html").read_text(encoding="utf-8")
+    assert pdn_keys(out) == [str(game.key) for game in games[:5]]
 
 
 def _without_times(page: str) -> str:
