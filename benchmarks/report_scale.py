@@ -6,8 +6,8 @@ transaction a game), then:
 * full build: `arbiter report DB --out SITE --full` as a user runs it, in a process of its own
   (with worker processes for the game pages); its time and the peak memory of that process;
 * refresh after one more game: one game is stored, and the site brought up to date, (a) by the
-  publisher of a running event, which holds the games' lines between refreshes, and (b) by a new
-  `arbiter report` on the existing site, which reads every line once.
+  publisher of a running event, which keeps its counts between refreshes, and (b) by a new
+  `arbiter report` on the existing site, which reads every game's line once (a batch at a time).
 
 The event is a ten-engine English round robin on the ACF 156 deck, in ballot pairs, so the site has
 every page kind. Its games are real: two games per ballot are played through the rules core from the

@@ -23,7 +23,6 @@ import typer
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
 from arbiter.notation.pdn_store import ImportRefused, export_tournament, import_pdn
-from arbiter.notation.pdn_writer import format_game
 from arbiter.report.files import write_atomic
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import StoreError, TournamentStore
@@ -159,7 +158,7 @@ def export_command(
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    text = "".join(format_game(game) for game in exported.games)
+    text = "".join(exported.texts)
     if out is None:
         try:
             sys.stdout.write(text)

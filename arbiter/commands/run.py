@@ -464,12 +464,11 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
 
 def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
     from arbiter.notation.pdn_store import export_tournament
-    from arbiter.notation.pdn_writer import format_game
     from arbiter.report.files import write_atomic
 
     exported = export_tournament(store, tournament_id)
     try:
-        write_atomic(out, "".join(format_game(game) for game in exported.games))
+        write_atomic(out, "".join(exported.texts))
     except OSError as exc:
         typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None

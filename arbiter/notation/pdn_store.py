@@ -26,6 +26,7 @@ from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, par
 from arbiter.notation.pdn import PdnReader, ReadOptions
 from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
 from arbiter.notation.pdn_variant import tag_value
+from arbiter.notation.pdn_writer import format_game
 from arbiter.referee.record import (
     TIME_CALL_PREFIX,
     GameOutcome,
@@ -81,6 +82,8 @@ class RecordMoves:
 
     moves: tuple[Move, ...]
     fault: str | None = None
+    positions: tuple[Position, ...] = ()
+    """The start, then the position after each move (for the writer, so as not to play them again)."""
 
 
 def record_moves(record: GameRecord) -> RecordMoves:
@@ -93,6 +96,7 @@ def record_moves(record: GameRecord) -> RecordMoves:
     except (FenError, ValueError) as error:
         return RecordMoves((), f"start position {record.start_fen!r}: {error}")
     moves: list[Move] = []
+    positions = [position]
     for stored in record.moves:
         try:
             move = parse_hub(position, stored.hub)
@@ -100,10 +104,12 @@ def record_moves(record: GameRecord) -> RecordMoves:
             try:
                 move = parse_pdn(position, stored.text)
             except MoveTextError as error:
-                return RecordMoves(tuple(moves), f"ply {stored.ply} ({stored.text}) does not replay: {error}")
+                fault = f"ply {stored.ply} ({stored.text}) does not replay: {error}"
+                return RecordMoves(tuple(moves), fault, tuple(positions))
         moves.append(move)
         position = position.play(move)
-    return RecordMoves(tuple(moves))
+        positions.append(position)
+    return RecordMoves(tuple(moves), positions=tuple(positions))
 
 
 def _score(value: float) -> str:
@@ -201,29 +207,40 @@ class ExportedTournament:
     tournament: TournamentInfo
     games: list[PdnGame]
     problems: list[str]
+    texts: list[str] = field(default_factory=list)
+    """Each game's PDN text, written from the positions its replay went through."""
 
 
 def stored_pdn_game(info: TournamentInfo, stored: StoredGame) -> tuple[PdnGame, str | None]:
     """One stored game as PDN, with the reason its moves stop replaying if they do."""
+    game, replayed = _stored_pdn_game(info, stored)
+    return game, replayed.fault
+
+
+def _stored_pdn_game(info: TournamentInfo, stored: StoredGame) -> tuple[PdnGame, RecordMoves]:
     replayed = record_moves(stored.record)
     imported = info.format == IMPORTED_FORMAT
     # An imported game is written with its file's tags only (its key's round counts games in the file).
     defaults = {} if imported else {"Event": info.name, "Round": str(stored.key.round)}
     game = record_pdn_game(stored.record, moves=replayed.moves, defaults=defaults, imported=imported)
-    return game, replayed.fault
+    return game, replayed
 
 
 def export_tournament(store: TournamentStore, reference: str | int | None = None) -> ExportedTournament:
     """Every stored game of the tournament `reference` (id or name; the latest when None) as PDN."""
     info = store.find_tournament(reference)
     games: list[PdnGame] = []
+    texts: list[str] = []
     problems: list[str] = []
     for stored in store.games(info.id):
-        game, fault = stored_pdn_game(info, stored)
+        game, replayed = _stored_pdn_game(info, stored)
+        fault = replayed.fault
         games.append(game)
+        # Each game is replayed once: the writer goes through the positions of that replay.
+        texts.append(format_game(game, replayed.positions))
         if fault is not None:
             problems.append(f"{store.path}: tournament {info.name!r}, game {stored.key}: {fault}")
-    return ExportedTournament(info, games, problems)
+    return ExportedTournament(info, games, problems, texts)
 
 
 # --- PDN to records -----------------------------------------------------------------------------------

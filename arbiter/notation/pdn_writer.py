@@ -54,8 +54,8 @@ def _comment(text: str) -> str:
     return "{" + visible_controls(text).replace("{", "(").replace("}", ")") + "}"
 
 
-def game_tags(game: PdnGame) -> list[tuple[str, str]]:
-    """The tags as the writer puts them, in order."""
+def game_tags(game: PdnGame, start: Position | None = None) -> list[tuple[str, str]]:
+    """The tags as the writer puts them, in order; `start` is the game's start position when known."""
     tags = game.tags
     lowered = {name.lower(): value for name, value in tags.items()}
     out: list[tuple[str, str]] = [
@@ -68,7 +68,7 @@ def game_tags(game: PdnGame) -> list[tuple[str, str]]:
         out.append(("GameType", str(game_type.number)))
     elif "gametype" in lowered:
         out.append(("GameType", lowered["gametype"]))
-    if game.start_fen and (variant is None or game.start_position() != Position.start(variant)):
+    if game.start_fen and (variant is None or (start or game.start_position()) != Position.start(variant)):
         out.append(("FEN", game.start_fen))
     for name in ("TimeControl", "Termination"):
         if name.lower() in lowered:
@@ -149,13 +149,14 @@ def _write_line(
 def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
     """One game as PDN text, ending with a blank line. `positions`: the game's positions when they
     are already replayed (its start, then the one after each move), so as not to play them again."""
-    header = "\n".join(_tag_line(name, value) for name, value in game_tags(game))
+    start = positions[0] if positions else None
+    header = "\n".join(_tag_line(name, value) for name, value in game_tags(game, start))
     out = _Lines()
     for comment in game.comments:
         out.add(_comment(comment))
     variant = game.variant
     if variant is not None:
-        start = positions[0] if positions else game.start_position()
+        start = start or game.start_position()
         # Number plies as if the first mover had started: a set-up with the other side to move opens 1...
         _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1, positions)
     for text in game.rest:  # moves that did not replay when the game was read: kept as written

@@ -98,11 +98,12 @@ def place(game: GameEntry, variant: Variant | None) -> str:
     return " · ".join(parts)
 
 
-def standard_start(record: GameRecord, variant: Variant | None) -> bool:
+def standard_start(record: GameRecord, variant: Variant | None, start: Position | None = None) -> bool:
+    """Whether the game starts from the variant's start position (`start`: the game's, when known)."""
     if variant is None:
         return False
     try:
-        return Position.from_fen(variant, record.start_fen) == Position.start(variant)
+        return (start or Position.from_fen(variant, record.start_fen)) == Position.start(variant)
     except ValueError:
         return False
 
@@ -160,7 +161,9 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
         "board": board,
         "replay_fault": replayed.fault,
         "moves": rows,
-        "standard_start": standard_start(record, variant),
+        "standard_start": standard_start(
+            record, variant, replayed.positions[0] if replayed.positions else None
+        ),
         "pdn": pdn,
         "pdn_file": pdn_file,
         "data": script_json(data),

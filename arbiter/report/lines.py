@@ -162,7 +162,7 @@ def entry_line(game: GameEntry, pieces: bool = False) -> Line:
 def stored_line(stored: GameLine, planned: Line | None, pieces: int = 0) -> Line:
     """The line of a stored game, where the schedule put it (`planned`, when the plan knows it);
     `pieces` is the winner's pieces left, for an event scored by pieces."""
-    opening = planned.opening if planned is not None else _stored_opening(stored.opening)
+    opening = planned.opening if planned is not None else stored_opening(stored.opening)
     # Names and endings repeat from game to game: one string each, not one per game read.
     return Line(
         key=str(stored.key),
@@ -194,7 +194,7 @@ def stored_line(stored: GameLine, planned: Line | None, pieces: int = 0) -> Line
     )
 
 
-def _stored_opening(text: str | None) -> OpeningInfo | None:
+def stored_opening(text: str | None) -> OpeningInfo | None:
     if text is None:
         return None
     data = json.loads(text)

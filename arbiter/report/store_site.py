@@ -7,12 +7,14 @@ Every write of a game raises the tournament's revision in the store (`Tournament
 The site keeps the revision it has published in its manifest (``.arbiter-site.json``), so a refresh
 reads the games stored since then, and only those with their moves: it writes their pages, appends
 them to the event's PDN, rewrites the pages of the games list that hold them, and renders the
-event-wide pages from the games' lines (small rows without moves). A `StoreSite` kept between
-refreshes (the publisher of a running event) holds those lines, so it reads the changed ones only; a
-new one reads them all once.
+event-wide pages from counts kept game by game (`Tallies`). A `StoreSite` kept between refreshes
+(the publisher of a running event) keeps those counts, so it reads the changed lines only; a new one
+reads them all once, a batch at a time.
 
-A full build reads the games a batch at a time and writes their pages as it goes, so its memory
-does not grow with their moves. A game page links to the game stored before it (and to the list).
+Memory does not grow with the games: a build reads the games a batch at a time and writes their
+pages as it goes; the games list reads the lines of the games on each page it writes; what is held
+is the plan and the keys of games it lacks. A game page links to the game stored before it (and to
+the list).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import overload
 
 from arbiter.referee.game import identity_fields
 from arbiter.referee.record import Winner
@@ -29,8 +32,8 @@ from arbiter.report.event_pages import GAMES_PER_PAGE
 from arbiter.report.files import engine_slugs, page_key, remove_stale_temporaries, write_atomic
 from arbiter.report.from_store import Schedule, load_schedule
 from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour
-from arbiter.report.inputs import GameEntry
-from arbiter.report.lines import Line, entry_line, stored_line
+from arbiter.report.inputs import EventInfo, GameEntry, OpeningInfo
+from arbiter.report.lines import Line, entry_line, stored_line, stored_opening
 from arbiter.report.pages import PageWriter, write_game_pages
 from arbiter.report.pdn_export import game_pdn
 from arbiter.report.replay import replay
@@ -39,7 +42,6 @@ from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
 from arbiter.store import GameLine, StoredGame, TournamentStore
 from arbiter.tournament.piece_scoring import winner_pieces
-from arbiter.tournament.schedule import GameKey
 
 
 @dataclass
@@ -69,13 +71,62 @@ class _Published:
 
 
 @dataclass(frozen=True, slots=True)
-class _Played:
-    """A stored game as the site keeps it between refreshes."""
+class _Fresh:
+    """A game stored since the site was last published, as the refresh needs it."""
 
-    line: Line
-    key: GameKey
+    key: str
+    opening: str | None
     revision: int
     row_id: int
+
+
+class _GamesList(Sequence[Line]):
+    """Every game in playing order (the schedule's, then the games the plan lacks in the order they
+    were stored), read from the store a page at a time: only the plan and the keys of the games it
+    lacks are held, so that the publisher's memory does not grow with the games' lines."""
+
+    def __init__(
+        self, planned: Sequence[Line], extras: Sequence[str], store: TournamentStore, tournament: int
+    ) -> None:
+        self.planned = planned
+        self.extras = extras
+        self.store = store
+        self.tournament = tournament
+
+    def __len__(self) -> int:
+        return len(self.planned) + len(self.extras)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Line]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | Sequence[Line]:
+        if isinstance(index, slice):
+            return self._lines(range(len(self))[index])
+        found = self._lines(range(len(self))[index : index + 1] if index >= 0 else [len(self) + index])
+        if not found:
+            raise IndexError(index)
+        return found[0]
+
+    def _lines(self, places: Sequence[int]) -> list[Line]:
+        count = len(self.planned)
+        wanted: list[tuple[str, Line | None]] = [
+            (self.planned[place].key, self.planned[place])
+            if place < count
+            else (self.extras[place - count], None)
+            for place in places
+        ]
+        stored = self.store.game_lines_of(self.tournament, [key for key, _ in wanted])
+        lines = []
+        for key, planned in wanted:
+            line = stored.get(key)
+            if line is not None:
+                lines.append(stored_line(line, planned))
+            elif planned is not None:
+                lines.append(planned)
+        return lines
 
 
 class StoreSite:
@@ -100,12 +151,18 @@ class StoreSite:
         self.code = code_fingerprint(templates_dir())
         self._schedule: Schedule | None = None
         self._planned: list[Line] = []
-        self._plan_index: dict[str, Line] = {}
-        self._played: dict[str, _Played] = {}
-        """Every stored game, by key, as of `_revision`."""
-        self._order: list[str] = []
-        """The stored games' keys in the order they were stored (their pages' neighbours)."""
-        self._position: dict[str, int] = {}
+        self._plan_index: dict[str, int] = {}
+        self._extras: list[str] = []
+        """The keys of the stored games the plan lacks, in the order they were stored."""
+        self._extra_index: dict[str, int] = {}
+        self._played = 0
+        """How many games are stored, as of `_revision`."""
+        self._latest: str | None = None
+        """The key of the game stored last (a game page links to the game stored before it)."""
+        self._fresh: list[_Fresh] = []
+        """The games of the last read stored after the published site's revision."""
+        self._before_fresh: str | None = None
+        """The key of the game stored last before those."""
         self._revision = 0
         self._top_id = 0
 
@@ -120,7 +177,7 @@ class StoreSite:
     @property
     def games(self) -> tuple[int, int]:
         """(played, planned or played) games, as of the last refresh."""
-        return len(self._played), len(self._all_lines())
+        return self._played, len(self._planned) + len(self._extras)
 
     def refresh(self, *, full: bool = False) -> SiteBuild:
         """Bring the site up to the database: everything when `full` or when the folder holds the site
@@ -138,16 +195,17 @@ class StoreSite:
                 self._update(store)
             assert self._schedule is not None
             tournament = self._schedule.info.id
-            self._read_changes(store, tournament)
             published = None if full else _Published.load(self.out)
             if published is not None and (
                 published.database != str(self.database.resolve())
                 or published.tournament != tournament
                 or published.code != self.code
                 or published.per_page != self.per_page
-                or published.revision > self._revision
                 or not (self.out / EVENT_PDN).is_file()
             ):
+                published = None
+            self._read_changes(store, tournament, None if published is None else published.revision)
+            if published is not None and published.revision > self._revision:
                 published = None
             if published is None:
                 build = self._full(store, tournament)
@@ -161,6 +219,7 @@ class StoreSite:
             revision=self._revision,
             top_id=self._top_id,
         ).save(self.out)
+        self._fresh = []
         return build
 
     # --- what the site knows of the games ------------------------------------------------------------
@@ -168,12 +227,17 @@ class StoreSite:
     def _start(self, schedule: Schedule) -> None:
         self._planned = [entry_line(GameEntry.planned(game)) for game in schedule.planned]
         self._schedule = replace(schedule, planned=())  # its lines are what is kept
-        self._plan_index = {line.key: line for line in self._planned}
-        self._played, self._order, self._position, self._revision, self._top_id = {}, [], {}, 0, 0
+        self._plan_index = {line.key: index for index, line in enumerate(self._planned)}
+        self._extras, self._extra_index, self._played, self._latest = [], {}, 0, None
+        self._revision, self._top_id = 0, 0
         self._planned_openings = any(line.opening is not None for line in self._planned)
-        self._tallies = Tallies(schedule.event)
+        self._tallies = self._planned_tallies(schedule.event)
+
+    def _planned_tallies(self, event: EventInfo) -> Tallies:
+        tallies = Tallies(event)
         for line in self._planned:
-            self._tallies.add(line)
+            tallies.add(line)
+        return tallies
 
     def _update(self, store: TournamentStore) -> None:
         """The tournament's state and its engines' identities, which change while it runs (its
@@ -187,46 +251,81 @@ class StoreSite:
         self._schedule = replace(schedule, info=info, event=event, identities=identities)
         self._tallies.event = event
 
-    def _read_changes(self, store: TournamentStore, tournament: int) -> None:
-        """Read the lines of the games stored since the last read."""
-        found = store.game_lines(tournament, self._revision)
-        if not found:
-            return
-        pieces = self._pieces_left(store, tournament, found)
-        for stored in found:
+    def _read_changes(self, store: TournamentStore, tournament: int, published: int | None) -> None:
+        """Count the games stored since the last read, a batch of lines at a time; note those stored
+        after revision `published` (of the site on the disk) for the refresh."""
+        # Games read by a refresh that failed before the site was saved are still fresh.
+        self._fresh = [] if published is None else [game for game in self._fresh if game.revision > published]
+        if not self._fresh:
+            self._before_fresh = self._latest
+        recount = False
+        moved = False
+        for stored in store.stream_game_lines(tournament, self._revision):
             key = str(stored.key)
-            if key in self._played:
-                self._order.remove(key)  # written again (a stopped game played anew): now the latest
-            line = stored_line(stored, self._plan_index.get(key), pieces.get(key, 0))
-            self._tallies.add(line)
-            self._played[key] = _Played(line, stored.key, stored.revision, stored.id)
-            self._order.append(key)
+            place = self._plan_index.get(key)
+            planned = None if place is None else self._planned[place]
+            if stored.id <= self._top_id:
+                # Counted before (a stopped game played anew): its old line is not held, so every
+                # game is counted again below. Rare: only when a stopped event is resumed.
+                recount = True
+                if place is None:
+                    self._extras.remove(key)  # now the latest
+                    self._extras.append(key)
+                    moved = True
+            else:
+                self._played += 1
+                if place is None:
+                    self._extra_index[key] = len(self._extras)
+                    self._extras.append(key)
+                if not recount:
+                    pieces = self._pieces_of(store, tournament, stored)
+                    self._tallies.add(stored_line(stored, planned, pieces), planned)
+            if published is not None:
+                if stored.revision > published:
+                    opening = planned.opening if planned is not None else stored_opening(stored.opening)
+                    self._fresh.append(
+                        _Fresh(key, None if opening is None else opening.id, stored.revision, stored.id)
+                    )
+                else:
+                    self._before_fresh = key
+            self._latest = key
             self._revision = max(self._revision, stored.revision)
             self._top_id = max(self._top_id, stored.id)
-        self._position = {key: index for index, key in enumerate(self._order)}
+        if moved:
+            self._extra_index = {key: index for index, key in enumerate(self._extras)}
+        if recount:
+            self._recount(store, tournament)
 
-    def _pieces_left(
-        self, store: TournamentStore, tournament: int, found: Sequence[GameLine]
-    ) -> dict[str, int]:
-        """The winner's pieces left in each finished game of `found`, when the event scores by pieces
-        (replayed from the moves, which a line does not hold); nothing otherwise."""
+    def _pieces_of(self, store: TournamentStore, tournament: int, stored: GameLine) -> int:
+        """The winner's pieces left in a finished game, when the event scores by pieces (replayed
+        from the moves, which a line does not hold); 0 otherwise."""
         assert self._schedule is not None
-        if not self._schedule.event.scoring.by_pieces:
-            return {}
-        keys = [stored.key for stored in found if stored.winner is not Winner.UNFINISHED]
-        games = store.games(tournament, finished_only=True, keys=keys) if keys else []
-        return {str(game.key): winner_pieces(game.record) for game in games}
+        if not self._schedule.event.scoring.by_pieces or stored.winner is Winner.UNFINISHED:
+            return 0
+        games = store.games(tournament, finished_only=True, keys=[stored.key])
+        return winner_pieces(games[0].record) if games else 0
 
-    def _all_lines(self) -> list[Line]:
-        """Every game in playing order (the schedule's), played or not; then games the plan lacks."""
-        played = self._played
-        lines = [played[line.key].line if line.key in played else line for line in self._planned]
-        lines.extend(played[key].line for key in self._order if key not in self._plan_index)
-        return lines
+    def _recount(self, store: TournamentStore, tournament: int) -> None:
+        """Count every game again, from the plan and the stored games' lines."""
+        assert self._schedule is not None
+        tallies = self._planned_tallies(self._schedule.event)
+        for stored in store.stream_game_lines(tournament):
+            place = self._plan_index.get(str(stored.key))
+            planned = None if place is None else self._planned[place]
+            tallies.add(stored_line(stored, planned, self._pieces_of(store, tournament, stored)), planned)
+        self._tallies = tallies
+
+    def _place(self, key: str) -> int | None:
+        """Where the game `key` is in the games list (from 0)."""
+        place = self._plan_index.get(key)
+        if place is not None:
+            return place
+        extra = self._extra_index.get(key)
+        return None if extra is None else len(self._planned) + extra
 
     # --- building ------------------------------------------------------------------------------------
 
-    def _writer(self, lines: Sequence[Line]) -> PageWriter:
+    def _writer(self) -> PageWriter:
         schedule = self._schedule
         assert schedule is not None
         summary = self._tallies.summary(schedule.identities)
@@ -238,36 +337,33 @@ class StoreSite:
 
     def _full(self, store: TournamentStore, tournament: int) -> SiteBuild:
         self.out.mkdir(parents=True, exist_ok=True)
-        lines = self._all_lines()
-        writer = self._writer(lines)
+        writer = self._writer()
         writer.static()
         written = self._pdn_and_pages(
-            writer, store.games_since(tournament), append=False, count=len(self._played)
+            writer, store.games_since(tournament), append=False, count=self._played, previous=None
         )
-        writer.games_pages(lines)
+        writer.games_pages(_GamesList(self._planned, self._extras, store, tournament))
         writer.event_pages()
         return SiteBuild(self.out, written, 0, len(writer.written) + 2 * written)
 
     def _incremental(self, store: TournamentStore, tournament: int, published: _Published) -> SiteBuild:
-        lines = self._all_lines()
-        writer = self._writer(lines)
-        fresh = [self._played[key] for key in self._order if self._played[key].revision > published.revision]
+        writer = self._writer()
+        fresh = self._fresh
         # A game published before and written again: its old text is in the event's PDN, so the whole
         # file is written anew (only when a stopped event is resumed).
         again = any(game.row_id <= published.top_id for game in fresh)
         changed = store.games_since(tournament, published.revision)
         if again:
-            written = sum(1 for _ in self._game_pages(writer, changed))
+            written = sum(1 for _ in self._game_pages(writer, changed, previous=self._before_fresh))
             self._pdn_and_pages(writer, store.games_since(tournament), append=False, pages=False)
         else:
-            written = self._pdn_and_pages(writer, changed, append=True)
-        position = {line.key: index for index, line in enumerate(lines)}
-        keys = [str(game.key) for game in fresh]
-        pages = {position[key] // self.per_page + 1 for key in keys if key in position}
-        writer.games_pages(lines, pages)
-        opened = [game.line.opening.id for game in fresh if game.line.opening is not None]
+            written = self._pdn_and_pages(writer, changed, append=True, previous=self._before_fresh)
+        places = [self._place(game.key) for game in fresh]
+        pages = {place // self.per_page + 1 for place in places if place is not None}
+        writer.games_pages(_GamesList(self._planned, self._extras, store, tournament), pages)
+        opened = [game.opening for game in fresh if game.opening is not None]
         writer.event_pages(openings=opened)
-        return SiteBuild(self.out, written, len(self._played) - written, len(writer.written) + 2 * written)
+        return SiteBuild(self.out, written, self._played - written, len(writer.written) + 2 * written)
 
     def _pdn_and_pages(
         self,
@@ -277,12 +373,16 @@ class StoreSite:
         append: bool,
         pages: bool = True,
         count: int = 1,
+        previous: str | None = None,
     ) -> int:
-        """Write the pages of `games` (unless not `pages`) and their PDN, appended to the event's PDN
-        or, without `append`, as the whole of it; return how many games."""
+        """Write the pages of `games` (unless not `pages`; the first one's link goes to the game
+        `previous`) and their PDN, appended to the event's PDN or, without `append`, as the whole of
+        it; return how many games."""
         target = self.out / EVENT_PDN
         texts = (
-            self._game_pages(writer, games, count) if pages else (self._pdn(writer, game) for game in games)
+            self._game_pages(writer, games, count, previous)
+            if pages
+            else (self._pdn(writer, game) for game in games)
         )
         count = 0
         if append:
@@ -300,19 +400,37 @@ class StoreSite:
         writer.written.append(EVENT_PDN)
         return count
 
-    def _game_pages(self, writer: PageWriter, games: Iterator[StoredGame], count: int = 1) -> Iterator[str]:
-        return write_game_pages(self.out, (self._job(writer, game) for game in games), self.workers, count)
+    def _game_pages(
+        self, writer: PageWriter, games: Iterator[StoredGame], count: int = 1, previous: str | None = None
+    ) -> Iterator[str]:
+        return write_game_pages(self.out, self._jobs(writer, games, previous), self.workers, count)
+
+    def _jobs(
+        self, writer: PageWriter, games: Iterator[StoredGame], previous: str | None
+    ) -> Iterator[GameJob]:
+        """The pages of `games` (in the order they were stored), each linked to the game before."""
+        for game in games:
+            yield self._job(writer, game, previous)
+            previous = str(game.key)
 
     def _pdn(self, writer: PageWriter, stored: StoredGame) -> str:
-        job = self._job(writer, stored)
+        job = self._job(writer, stored, None)
         record = job.game.record
         assert record is not None
         return game_pdn(writer.event, job.game, record, replay(record))
 
-    def _job(self, writer: PageWriter, stored: StoredGame) -> GameJob:
+    def _job(self, writer: PageWriter, stored: StoredGame, previous: str | None) -> GameJob:
         key = str(stored.key)
-        played = self._played.get(key)
+        place = self._plan_index.get(key)
         record = stored.record
+        if place is not None:
+            opening = self._planned[place].opening
+        elif record.opening is not None:
+            opening = OpeningInfo.recorded(
+                record.opening.acf_number, record.opening.name, record.opening.moves
+            )
+        else:
+            opening = None
         entry = GameEntry(
             key=key,
             white=record.white.name,
@@ -321,13 +439,11 @@ class StoreSite:
             round=stored.key.round,
             board=stored.key.board,
             cycle=stored.cycle,
-            opening=played.line.opening if played is not None else None,
+            opening=opening,
             pair_index=stored.pair_index,
         )
         # A page links to the game stored before it, which never changes; a link to the next one would
         # mean writing this page again when that game is stored.
-        index = self._position.get(key, -1)
-        previous = self._order[index - 1] if index > 0 else None
         return GameJob(
             event=writer.event,
             game=entry,

@@ -192,20 +192,23 @@ def summarize(
     `identities` gives each player's engine identity and engine key, when known apart from the games.
     """
     tallies = Tallies(event)
+    counted: dict[str, Line] = {}
     for line in lines:
-        tallies.add(line)
+        tallies.add(line, counted.get(line.key))
+        counted[line.key] = line
     return tallies.summary(identities)
 
 
 class Tallies:
-    """What the summary counts, kept game by game: a game is added, or taken out again when a newer
-    line of it comes (the publisher of a running event keeps one between refreshes, so that a refresh
-    costs the games that changed, not the event). The latest games are those added last."""
+    """What the summary counts, kept game by game: a game is added, or its line counted before taken
+    out again when a newer line of it comes (the publisher of a running event keeps one between
+    refreshes, so that a refresh costs the games that changed, not the event). It holds no game's
+    line beyond the latest few, so its memory does not grow with the event: whoever adds a newer line
+    says which one it replaces. The latest games are those added last."""
 
     def __init__(self, event: EventInfo) -> None:
         self.event = event
         self.players: dict[str, None] = dict.fromkeys(event.players)
-        self.lines: dict[str, Line] = {}
         self.planned = 0
         self.unfinished = 0
         """Games in `lines` (planned or played) without a result."""
@@ -219,14 +222,12 @@ class Tallies:
         self.started_at: datetime | None = None
         self.ended_at: datetime | None = None
 
-    def add(self, line: Line) -> None:
-        """Count `line`, in place of the game's line counted before, if any."""
-        old = self.lines.get(line.key)
-        if old is not None:
-            self._count(old, -1)
+    def add(self, line: Line, replaces: Line | None = None) -> None:
+        """Count `line`, in place of `replaces`, the game's line counted before (None: a new game)."""
+        if replaces is not None:
+            self._count(replaces, -1)
         else:
             self.planned += 1
-        self.lines[line.key] = line
         self._count(line, 1)
 
     def _count(self, line: Line, sign: int) -> None:

@@ -76,9 +76,14 @@ class _Tables:
     zobrist_mules: tuple[tuple[int, int], ...]
     # per square, in square order: its single-bit mask (what writing a Hub string walks through)
     square_masks: tuple[int, ...]
+    # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
+    # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
+    moves: dict[RawMove, Move] = field(default_factory=dict)
 
 
+MOVES_KEPT = 100_000
 _TABLES: dict[str, tuple[Variant, _Tables]] = {}
+_STARTS: dict[str, tuple[Variant, Position]] = {}
 
 
 def tables(variant: Variant) -> _Tables:
@@ -174,7 +179,13 @@ class Position:
 
     @classmethod
     def start(cls, variant: Variant) -> Position:
-        return cls.from_fen(variant, variant.start_fen())
+        # Made once per variant (a position never changes): writers compare every game's start with it.
+        entry = _STARTS.get(variant.id)
+        if entry is not None and (entry[0] is variant or entry[0] == variant):
+            return entry[1]
+        position = cls.from_fen(variant, variant.start_fen())
+        _STARTS[variant.id] = (variant, position)
+        return position
 
     @classmethod
     def from_fen(cls, variant: Variant, text: str) -> Position:
@@ -312,7 +323,16 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         if self._moves is None:
-            object.__setattr__(self, "_moves", [self._to_move(r) for r in self._raw_moves()])
+            known = tables(self.variant).moves
+            moves = []
+            for raw in self._raw_moves():
+                move = known.get(raw)
+                if move is None:
+                    move = self._to_move(raw)
+                    if len(known) < MOVES_KEPT:
+                        known[raw] = move
+                moves.append(move)
+            object.__setattr__(self, "_moves", moves)
         assert self._moves is not None
         return list(self._moves)
 

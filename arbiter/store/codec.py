@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Row
+
 from arbiter.referee.record import (
     EngineInfo,
     GameOutcome,
@@ -122,7 +124,11 @@ def game_key_of(row: GameRow) -> GameKey:
     return GameKey(round=row.round, board=row.board, game=row.game_number)
 
 
-def record_from_rows(game: GameRow, moves: Sequence[MoveRow]) -> GameRecord:
+# A move's row: the ORM's, or a plain SQL row that names the same columns.
+MoveColumns = MoveRow | Row[Any]
+
+
+def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
     """The game record stored in `game` and its `moves` (in ply order)."""
     outcome = None
     if game.termination is not None:
@@ -152,7 +158,7 @@ def record_from_rows(game: GameRow, moves: Sequence[MoveRow]) -> GameRecord:
     )
 
 
-def _move_record(row: MoveRow) -> MoveRecord:
+def _move_record(row: MoveColumns) -> MoveRecord:
     info = None
     if row.has_info:
         info = EngineInfo(

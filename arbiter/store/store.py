@@ -36,6 +36,7 @@ from sqlmodel import Session, col, select
 from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store.codec import (
+    MoveColumns,
     dump_json,
     game_columns,
     game_key_of,
@@ -417,31 +418,62 @@ class TournamentStore:
                 return
             last = found[-1].revision
 
-    def game_lines(self, tournament_id: int, since_revision: int = 0) -> list[GameLine]:
-        """The games written after `since_revision` (all of them by default), without their moves, in
-        the order they were written. Read with plain SQL: an event can hold 100,000 games."""
+    def game_lines(
+        self, tournament_id: int, since_revision: int = 0, *, limit: int = -1
+    ) -> list[GameLine]:
+        """The games written after `since_revision` (all of them by default; the first `limit` when
+        it is not negative), without their moves, in the order they were written. Read with plain SQL:
+        an event can hold 100,000 games."""
         with self._reader.connect() as connection:
             with Session(self._reader) as session:
                 self._tournament_row(session, tournament_id)
-            rows = connection.exec_driver_sql(_LINE_QUERY, (tournament_id, since_revision)).fetchall()
+            rows = connection.exec_driver_sql(
+                _LINE_QUERY + " LIMIT ?", (tournament_id, since_revision, limit)
+            ).fetchall()
         return [_game_line(row) for row in rows]
+
+    def stream_game_lines(
+        self, tournament_id: int, since_revision: int = 0, *, batch: int = 2000
+    ) -> Iterator[GameLine]:
+        """`game_lines`, read `batch` games at a time: a reader of a whole event holds one batch."""
+        last = since_revision
+        while True:
+            found = self.game_lines(tournament_id, last, limit=batch)
+            yield from found
+            if len(found) < batch:
+                return
+            last = found[-1].revision
+
+    def game_lines_of(self, tournament_id: int, keys: Sequence[str]) -> dict[str, GameLine]:
+        """The stored games among `keys` (game keys as text), without their moves, by key."""
+        found: dict[str, GameLine] = {}
+        with self._reader.connect() as connection:
+            with Session(self._reader) as session:
+                self._tournament_row(session, tournament_id)
+            # In slices, to stay below SQLite's limit on bound parameters.
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start : start + 500])
+                query = _LINE_KEYS_QUERY.format(marks=", ".join("?" * len(chunk)))
+                for row in connection.exec_driver_sql(query, (tournament_id, *chunk)).fetchall():
+                    line = _game_line(row)
+                    found[str(line.key)] = line
+        return found
 
     def game(self, tournament_id: int, key: GameKey) -> StoredGame | None:
         """The game stored under `key`, or None."""
         found = self.games(tournament_id, keys=[key])
         return found[0] if found else None
 
-    def _moves_of(self, session: Session, game_ids: list[int]) -> dict[int, list[MoveRow]]:
-        moves: dict[int, list[MoveRow]] = {}
+    def _moves_of(self, session: Session, game_ids: list[int]) -> dict[int, list[MoveColumns]]:
+        moves: dict[int, list[MoveColumns]] = {}
+        # Read with plain SQL (rows named by column, as the ORM's would be): a game has a hundred
+        # moves, and making an ORM object of each costs more than the rest of reading the game.
+        connection = session.connection()
         # In slices, to stay below SQLite's limit on bound parameters.
         for start in range(0, len(game_ids), 500):
             chunk = game_ids[start : start + 500]
-            rows = session.exec(
-                select(MoveRow)
-                .where(col(MoveRow.game_id).in_(chunk))
-                .order_by(col(MoveRow.game_id), col(MoveRow.ply))
-            ).all()
-            for row in rows:
+            query = _MOVES_QUERY.format(marks=", ".join("?" * len(chunk)))
+            for row in connection.exec_driver_sql(query, tuple(chunk)).fetchall():
                 moves.setdefault(row.game_id, []).append(row)
         return moves
 
@@ -731,6 +763,12 @@ _LINE_QUERY = (
     "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
     "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
 )
+_MOVES_QUERY = (
+    "SELECT game_id, ply, side, text, hub, from_opening, elapsed, clock, warnings, draw_offered, "
+    "has_info, depth, score, nodes, info_time, nps, pv, info_extra "
+    "FROM move WHERE game_id IN ({marks}) ORDER BY game_id, ply"
+)
+_LINE_KEYS_QUERY = _LINE_QUERY.split(" WHERE ")[0] + " WHERE tournament_id = ? AND game_key IN ({marks})"
 
 
 def _game_line(row: Any) -> GameLine:
@@ -760,7 +798,7 @@ def _game_line(row: Any) -> GameLine:
     )
 
 
-def _stored_game(row: GameRow, moves: list[MoveRow]) -> StoredGame:
+def _stored_game(row: GameRow, moves: list[MoveColumns]) -> StoredGame:
     assert row.id is not None
     return StoredGame(
         id=row.id,

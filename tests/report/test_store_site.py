@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from report_games import play_record, store_running_event
 from site_checks import crawl
 
@@ -118,6 +119,62 @@ def test_a_stopped_game_played_again_replaces_its_text_in_the_event_pdn(tmp_path
     site.refresh()
     assert pdn_keys(out) == [str(game.key) for game in games[:3]]
     assert '[Result "*"]' not in (out / "event.pdn").read_text(encoding="utf-8")
+
+
+def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_counted_it_stopped(
+    tmp_path: Path,
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    stopped = play_record(games[2], seed=2, max_plies=10).model_copy(
+        update={"outcome": GameOutcome.of(Winner.UNFINISHED, Termination.ABANDONED, reason="stopped")}
+    )
+    with TournamentStore.open(database) as store:
+        store.record_game(tid, games[2], stopped)
+    site = StoreSite(database, out)
+    site.refresh()
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "2 of 12 games played" in index
+    record(database, tid, games, range(2, 4))
+    built = site.refresh()
+    assert (built.games_written, site.games) == (2, (4, 12))
+    assert "4 of 12 games played" in (out / "index.html").read_text(encoding="utf-8")
+    fresh = StoreSite(database, tmp_path / "fresh")
+    fresh.refresh()
+    for name in ("index.html", "games.html"):
+        assert _without_times((out / name).read_text(encoding="utf-8")) == _without_times(
+            (tmp_path / "fresh" / name).read_text(encoding="utf-8")
+        )
+
+
+def test_games_read_by_a_refresh_that_failed_are_listed_by_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(4))
+    site = StoreSite(database, out, games_per_page=4)
+    site.refresh()
+    record(database, tid, games, range(4, 5))
+
+    def fail(*_: object) -> None:
+        raise OSError("disk full")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(StoreSite, "_incremental", fail)
+        with pytest.raises(OSError):
+            site.refresh()
+    assert f"{games[4].key}.html" not in (out / "games-2.html").read_text(encoding="utf-8")
+    built = site.refresh()
+    assert built.games_written == 1
+    assert f"{games[4].key}.html" in (out / "games-2.html").read_text(encoding="utf-8")
+    assert pdn_keys(out) == [str(game.key) for game in games[:5]]
+
+
+def _without_times(page: str) -> str:
+    """The page without the moment it was written."""
+    return re.sub(r"updated \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", page)
 
 
 def test_the_games_list_is_cut_into_pages_that_link_to_each_other(tmp_path: Path) -> None:

@@ -47,6 +47,24 @@ def test_each_write_of_a_game_raises_the_revision_and_the_games_since_are_read_i
         ]
 
 
+def test_lines_read_a_batch_at_a_time_or_by_key_are_the_lines_read_at_once(tmp_path: Path) -> None:
+    games = schedule()
+    with TournamentStore.open(tmp_path / "t.db") as store:
+        tid = new_tournament(store, PLAYERS)
+        other = new_tournament(store, PLAYERS, name="Other")
+        for number, game in enumerate(games):
+            winner = Winner.UNFINISHED if number == 0 else Winner.DRAW  # stopped: played again below
+            store.record_game(tid, game, game_for(game, winner, seed=number))
+        store.record_game(other, games[1], game_for(games[1], Winner.WHITE))
+        store.record_game(tid, games[0], game_for(games[0], Winner.BLACK, seed=9))  # played again
+        whole = store.game_lines(tid)
+        assert list(store.stream_game_lines(tid, batch=2)) == whole
+        assert list(store.stream_game_lines(tid, whole[1].revision, batch=2)) == whole[2:]
+        by_key = store.game_lines_of(tid, [str(games[1].key), str(games[0].key), "r99-b1-g1"])
+        assert by_key == {str(line.key): line for line in whole if line.key in (games[0].key, games[1].key)}
+        assert by_key[str(games[0].key)].winner is Winner.BLACK
+
+
 def test_a_line_counts_each_sides_timed_moves_and_depths_without_the_opening(tmp_path: Path) -> None:
     game = schedule()[0]
     record = game_for(game, Winner.WHITE, plies=30)
