@@ -26,6 +26,7 @@ from arbiter.commands.standings import (
 from arbiter.engines import EngineConfig, EngineIdentity
 from arbiter.report.files import check_writable_folder
 from arbiter.report.inputs import SiteError
+from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import StoreError, TournamentStore
 from arbiter.store.run_lock import RunLock
@@ -39,7 +40,6 @@ from arbiter.tournament.config import (
     load_tournament,
 )
 from arbiter.tournament.openings import OpeningError
-from arbiter.tournament.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.tournament.stats import SprtSettings, parse_sprt
 
 if TYPE_CHECKING:
