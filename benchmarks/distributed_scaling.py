@@ -29,10 +29,10 @@ from pathlib import Path
 
 from arbiter.distributed.coordinator import engine_orders, run_on_cluster
 from arbiter.distributed.orders import GameOrder, GameReturn, WorkerName
+from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
-from arbiter.tournament.runner import QuietObserver, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 DASK = [sys.executable, "-m", "dask"]

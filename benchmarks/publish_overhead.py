@@ -26,9 +26,9 @@ from pathlib import Path
 from arbiter.engines import EngineConfig
 from arbiter.report.live import LiveWatcher, Message, MessageBatch
 from arbiter.report.publisher import publish
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
-from arbiter.tournament.runner import TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 

@@ -46,10 +46,10 @@ from arbiter.referee.game import play_game
 from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
+from arbiter.running.loop_steps import LoopSteps
+from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.loop_steps import LoopSteps
-from arbiter.tournament.runner import QuietObserver, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 INSTANT_ENGINE = Path(__file__).resolve().parent / "instant_engine.py"

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from arbiter.engines import EngineConfig
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
-from arbiter.tournament.runner import TournamentRunner
 
 
 def run_once(games: int, concurrency: int, folder: Path) -> tuple[float, float, float, int]:

@@ -6,9 +6,9 @@ import time
 
 import typer
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import format_pdn
 from arbiter.rules import Position, UnknownVariantError, divide, get_variant, perft
+from arbiter.rules.fen import FenError
 
 
 def perft_command(

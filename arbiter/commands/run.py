@@ -26,6 +26,8 @@ from arbiter.commands.standings import (
 from arbiter.engines import EngineConfig, EngineIdentity
 from arbiter.report.files import check_writable_folder
 from arbiter.report.inputs import SiteError
+from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
+from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import StoreError, TournamentStore
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
@@ -38,8 +40,6 @@ from arbiter.tournament.config import (
     load_tournament,
 )
 from arbiter.tournament.openings import OpeningError
-from arbiter.tournament.preflight import PreflightError, check_dxp_settings, preflight_engines
-from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
 from arbiter.tournament.stats import SprtSettings, parse_sprt
 
 if TYPE_CHECKING:
@@ -463,7 +463,7 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
 
 
 def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
-    from arbiter.notation.pdn_store import export_tournament
+    from arbiter.publishing.pdn_store import export_tournament
     from arbiter.report.files import write_atomic
 
     exported = export_tournament(store, tournament_id)

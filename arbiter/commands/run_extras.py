@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from arbiter.referee.record import GameRecord, Winner
+from arbiter.running.runner import RunObserver
 from arbiter.store import Event, TournamentStore
-from arbiter.tournament.runner import RunObserver
 from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import elo_from_wdl

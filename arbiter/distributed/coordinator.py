@@ -37,9 +37,9 @@ from arbiter.distributed.worker import play_game_task, probe_task
 from arbiter.engines import EngineConfig
 from arbiter.referee.record import GameRecord
 from arbiter.referee.setup import GameSetup
+from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import Event, EventKind, TournamentStore
 from arbiter.tournament.config import TournamentConfig, bundled_command
-from arbiter.tournament.runner import RunError, RunSummary, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 GAMES_RESOURCE = "games"

@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterable
 
 from arbiter.distributed.orders import ProbeReport
-from arbiter.tournament.runner import RunError
+from arbiter.running.runner import RunError
 
 
 class Flight:

@@ -1,1 +1,1 @@
-"""Notation: FEN, move text (PDN and Hub), and PDN game files."""
+"""Notation: move text (PDN and Hub) and PDN game files. FEN, which the rules need, is in the rules."""

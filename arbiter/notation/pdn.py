@@ -20,7 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.pdn_lexer import DecodingReport, Lexer, read_lines
 from arbiter.notation.pdn_model import (
     RESULTS,
@@ -36,6 +35,7 @@ from arbiter.notation.pdn_moves import MoveFault, resolve_played
 from arbiter.notation.pdn_parser import GameAssembler, RawGame, RawLine, RawMove, RawStop
 from arbiter.notation.pdn_variant import VariantFinding, find_variant, tag_value
 from arbiter.rules import VARIANTS, Color, Game, Move, Position, Variant, get_variant
+from arbiter.rules.fen import FenError
 
 __all__ = [
     "FaultKind",

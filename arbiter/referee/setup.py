@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import MoveTextError, parse_pdn
 from arbiter.referee.record import OpeningRecord
 from arbiter.referee.settings import RefereeRules
 from arbiter.referee.timecontrol import TimeControl
 from arbiter.rules import Color, Game, Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.fen import FenError
 
 
 class GameSetupError(ValueError):

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, parse_pdn
 from arbiter.referee.record import GameRecord
 from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.fen import FenError
 
 EMPTY = "e"
 

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from arbiter.notation.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.draws import Material
+from arbiter.rules.fen import FenError, FenSetup, format_fen, parse_fen
 from arbiter.rules.geometry import Color
 from arbiter.rules.movegen import MoveGenerator, RawMove, apply_raw, generator_for, mules_after
 from arbiter.rules.variant import Notation, Variant

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
-from arbiter.notation.fen import FenSetup, format_fen
 from arbiter.rules.draws import DrawRule
+from arbiter.rules.fen import FenSetup, format_fen
 from arbiter.rules.geometry import Color, Geometry
 
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.rules import Color, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.fen import FenError
 from arbiter.rules.variant import NoMoveOutcome
 
 PIECE_SCORING = "pieces"

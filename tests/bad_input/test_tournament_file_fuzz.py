@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from arbiter.engines.config import DxpSettings, EngineConfig, Timeouts
+from arbiter.running.runner import TournamentRunner
 from arbiter.tournament.config import Adjudication, ConfigError, Openings, TournamentConfig, load_tournament
 from arbiter.tournament.openings import OpeningError
-from arbiter.tournament.runner import TournamentRunner
 
 # Keys whose text names a file or a process: given text, they would make the test touch the machine.
 PATHS = {"database", "report", "engines_file", "file", "working_dir", "command", "scheduler"}

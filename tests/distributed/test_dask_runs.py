@@ -34,9 +34,9 @@ from dask_cluster import DaskCluster  # noqa: E402
 
 from arbiter.distributed.coordinator import DaskGames  # noqa: E402
 from arbiter.referee.record import Termination  # noqa: E402
+from arbiter.running.runner import RunError, TournamentRunner  # noqa: E402
 from arbiter.store import TournamentStore  # noqa: E402
 from arbiter.tournament.config import load_tournament  # noqa: E402
-from arbiter.tournament.runner import RunError, TournamentRunner  # noqa: E402
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 

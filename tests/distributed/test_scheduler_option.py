@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
 
 EVENT = """name = "scheduled"
 database = "event.sqlite"

@@ -10,7 +10,7 @@ import pytest
 
 from arbiter.distributed.orders import ORDER_FORMAT, ProbeReport, WorkerName, arbiter_version
 from arbiter.distributed.roster import Flight, WorkerRoster
-from arbiter.tournament.runner import RunError
+from arbiter.running.runner import RunError
 
 
 def checked(address: str, games: int = 2) -> ProbeReport:

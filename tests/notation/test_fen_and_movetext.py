@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub, parse_pdn
 from arbiter.rules import HubPositionError, Piece, Position, get_variant
+from arbiter.rules.fen import FenError
 
 ENGLISH = get_variant("english")
 INTERNATIONAL = get_variant("international")

@@ -17,12 +17,12 @@ import pytest
 from arbiter.notation.movetext import format_hub
 from arbiter.notation.pdn import read_pdn, read_pdn_text
 from arbiter.notation.pdn_model import PdnGame
-from arbiter.notation.pdn_store import pdn_game_record, player_names, record_pdn_game
 from arbiter.notation.pdn_writer import format_game
+from arbiter.publishing.pdn_store import pdn_game_record, player_names, record_pdn_game
 from arbiter.referee.record import GameRecord, Side, Termination, Winner
+from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import QuietObserver, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 PDN_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "pdn" / "succeed"

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from arbiter.notation.fen import FenError, format_fen, parse_fen
 from arbiter.notation.movetext import parse_pdn
 from arbiter.rules import Color, EndReason, Game, Position, get_variant
+from arbiter.rules.fen import FenError, format_fen, parse_fen
 from arbiter.rules.mule import (
     ALL_MULES_LOST,
     CROWNED_MULE,

@@ -18,9 +18,9 @@ import pytest
 from tournament_files import ENGINES, engine_starts, program, write_tournament
 
 from arbiter.referee.record import Termination, Winner
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import StoredGame, TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
 
 STEADY = program("steady", "scripted_player.py", "--name", "steady")
 PLAYED_OUT = Termination.MAX_LENGTH

@@ -12,9 +12,9 @@ from tournament_files import bundled, program, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.standings import points_text
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import EventKind, TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
 
 # Three players, three games: the engine that stops answering loses both its games on time, the one
 # that crashes loses its game against `random` by forfeit (and its crash is a fault).

@@ -21,10 +21,10 @@ from tournament_files import bundled, write_tournament
 import arbiter.engines.leftovers as leftovers
 from arbiter.engines.pauses import GC_THRESHOLDS
 from arbiter.referee.record import GameRecord
+from arbiter.running.loop_steps import LoopSteps
+from arbiter.running.runner import LONGEST_LOOP_STEP, QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.loop_steps import LoopSteps
-from arbiter.tournament.runner import LONGEST_LOOP_STEP, QuietObserver, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 SLOW = 0.5

@@ -13,9 +13,9 @@ from tournament_files import bundled, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
 
 MATCH = (
     'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'

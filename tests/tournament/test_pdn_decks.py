@@ -10,15 +10,15 @@ import pytest
 from tournament_files import bundled, write_tournament
 
 from arbiter.notation.pdn import read_pdn_text
-from arbiter.notation.pdn_store import export_tournament
 from arbiter.notation.pdn_writer import format_game
+from arbiter.publishing.pdn_store import export_tournament
 from arbiter.report.from_store import load_event
 from arbiter.rules import Position, get_variant
+from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.openings import OpeningError, OpeningKind, read_pdn_openings
 from arbiter.tournament.plan import plan_tournament
-from arbiter.tournament.runner import QuietObserver, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 
 TINY_DECK = Path(__file__).resolve().parent / "openings.pdn"

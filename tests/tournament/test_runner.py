@@ -12,10 +12,10 @@ import pytest
 from tournament_files import bundled, engine_starts, program, write_tournament
 
 from arbiter.referee.record import GameRecord, Termination, Winner
+from arbiter.running.runner import QuietObserver, RunError, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
-from arbiter.tournament.runner import QuietObserver, RunError, TournamentRunner
 from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.standings import standings

@@ -14,9 +14,9 @@ from rich.console import Console
 from tournament_files import ARBITER, bundled, greedy_random_match, write_tournament
 
 from arbiter.commands.live_view import LiveView
+from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
-from arbiter.tournament.runner import TournamentRunner
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import SprtSettings, pentanomial, sprt_pentanomial, sprt_wdl
 

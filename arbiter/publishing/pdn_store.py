@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from arbiter.notation.fen import FenError
 from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub, parse_pdn
 from arbiter.notation.pdn import PdnReader, ReadOptions
 from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
@@ -40,6 +39,7 @@ from arbiter.referee.record import (
     winner_from_pdn,
 )
 from arbiter.rules import Color, EndReason, Game, Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules.fen import FenError
 from arbiter.store import (
     Event,
     EventKind,
