@@ -54,7 +54,7 @@ def test_the_engine_is_told_reset_then_exact_time_then_fischer_fields(
     first, second, third = getmove_calls(log)
     assert first[1] == 1 | 2 and first[0] == pytest.approx(0.45, abs=1e-3), "reset + exact time"
     assert second[1] == 1 << 2 and second[2] == 10000 << 16 | 1000, "incremental, in milliseconds"
-    assert third[1] == 2 and third[0] == pytest.approx((40 - 0.25) / 20, abs=1e-3), "a time per move"
+    assert third[1] == 2 and third[0] == pytest.approx((40 - 0.5) / 20, abs=1e-3), "a time per move"
 
 
 def test_game_history_is_sent_from_the_last_man_move_with_the_king_moves_since(
