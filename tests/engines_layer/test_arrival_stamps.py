@@ -6,13 +6,16 @@ has handed it over."""
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import sys
 import time
 
 from engine_layer_support import ENGLISH_START, hub_config
 
 from arbiter.engines import HubEngine, MoveTime, SearchResult
-from arbiter.engines.arrival import ArrivalClock, receive, stamped_stream
+from arbiter.engines.arrival import ArrivalClock, enable_stamps, receive, stamped_stream
+from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 HOLD = 0.5  # seconds no other thread of the arbiter may run
 
@@ -120,3 +123,54 @@ def test_a_stamp_is_not_trusted_across_a_step_of_the_wall_clock() -> None:
     at, stamped = clock.arrival(time.time() + step - 1.0, emptied=True)
     assert not stamped
     assert at >= before
+
+
+class _Lines:
+    """A reader's sink that keeps what it is handed."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[bytes, float]] = []
+        self.got = asyncio.Event()
+
+    def lines_read(self, lines: list[bytes], at: float) -> None:
+        self.lines.extend((line, at) for line in lines)
+        self.got.set()
+
+    def stream_stopped(self, why: str) -> None:
+        raise AssertionError(why)
+
+    def stream_closed(self, exited: bool, returncode: int | None) -> None:
+        self.got.set()
+
+
+async def dxp_message_while_held() -> tuple[float, float, float]:
+    """(sent, the arrival the reader gave the message, when the other threads could run again) for a
+    DXP-style message over TCP, read by a reader thread that is held up when it arrives."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    engine = socket.create_connection(listener.getsockname())
+    connection, _ = listener.accept()
+    listener.close()
+    enable_stamps(connection)
+    sink = _Lines()
+    reader = StampedReader(
+        socket.socket(fileno=os.dup(connection.fileno())), sink, ReadLimits(256, 4096), separator=b"\0"
+    )
+    reader.start()
+    try:
+        sent = time.monotonic()
+        engine.sendall(b"M0010132800\0")
+        hold_other_threads()
+        released = time.monotonic()
+        await asyncio.wait_for(sink.got.wait(), 10.0)
+        [(message, at)] = sink.lines
+        assert message == b"M0010132800"
+        return sent, at, released
+    finally:
+        reader.close()
+        engine.close()
+        connection.close()
+
+
+def test_a_dxp_message_is_timed_at_its_arrival_even_when_the_reader_thread_could_not_run() -> None:
+    sent, at, released = asyncio.run(dxp_message_while_held())
+    assert sent <= at < released
