@@ -13,11 +13,13 @@ Plies per second is the whole loop, engines included.
 
 With ``--concurrency N [N ...]`` it plays a whole event instead, through the tournament runner with its
 store, N games at a time, for each N given, and reports what the clock is about: the time the arbiter
-adds between an answer's arrival and its being charged (the instant engine of
-``benchmarks/instant_engine.py`` writes the moment it sends each answer; the arbiter's reader thread
-stamps the moment it reads it; on Linux both clocks are one), what charging the answer when the event
-loop handles it would have added instead, the longest step of the event loop, the garbage
-collections, and the losses on time. ``--engine alphabeta`` (or any bundled engine) plays that engine
+adds between an answer's sending and the arrival it is charged (the instant engine of
+``benchmarks/instant_engine.py`` writes the moment T just before it writes each answer; the arbiter
+charges the kernel's arrival stamp of the answer; on Linux both clocks are one: since the stamp *is*
+the arrival, what is measured is the engine's send time T against the moment charged, the write itself
+included), what charging at the reader thread's read or at the event loop's handling would add instead
+(the designs before), the longest step of the event loop, the garbage collections, and the losses on
+time. ``--engine alphabeta`` (or any bundled engine) plays that engine
 against itself instead; its answers carry no send time.
 
     python benchmarks/referee_overhead.py --concurrency 1 4 8 --games 400 --tc st=0.05
@@ -42,6 +44,7 @@ from arbiter.engines import EngineConfig, HubEngine, Level, SearchMode
 from arbiter.engines.hub import HubSearch
 from arbiter.engines.hub_wire import HubLine
 from arbiter.engines.pauses import PauseLog
+from arbiter.engines.stamped_reader import StampedReader
 from arbiter.referee.game import play_game
 from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.setup import GameSetup
@@ -138,21 +141,34 @@ async def run(games: int, variant: str, tc: str, engine: str) -> None:
 
 class Arrivals:
     """Wraps the Hub client's handling of ``done`` to note, for each answer that carries its send time,
-    the seconds from sending to the reader's stamp, and from the stamp to the loop handling it."""
+    the seconds from the engine's send time to the moment charged (the arrival stamp), to the reader
+    thread's read, and to the loop handling the answer."""
 
     def __init__(self) -> None:
-        self.added: list[float] = []  # arrival (send) to charge (the reader's stamp)
-        self.handling: list[float] = []  # the stamp to the event loop getting round to the answer
+        self.added: list[float] = []  # the engine's send time to the charged arrival
+        self.read: list[float] = []  # the engine's send time to the reader thread's read
+        self.handling: list[float] = []  # the engine's send time to the event loop handling the answer
+        self.stamped = 0  # answers whose arrival was the kernel's stamp
+        self._read_at: dict[float, float] = {}  # arrival -> the reader thread's clock as it read
         original = HubSearch._complete
+        take = StampedReader._take
+
+        def taken(reader: StampedReader, data: bytes, at: float) -> str | None:
+            self._read_at[at] = time.monotonic()
+            return take(reader, data, at)
 
         def complete(search: HubSearch, line: HubLine, at: float) -> None:
             handled = time.monotonic()
+            read = self._read_at.pop(at, at)
             sent = next((info.get("sent") for info in reversed(search._infos) if "sent" in info), None)
             if sent is not None:
                 self.added.append(max(0.0, at - float(sent)))
-                self.handling.append(handled - at)
+                self.read.append(max(0.0, read - float(sent)))
+                self.handling.append(max(0.0, handled - float(sent)))
+                self.stamped += read != at
             original(search, line, at)
 
+        StampedReader._take = taken  # type: ignore[method-assign,assignment]
         HubSearch._complete = complete  # type: ignore[method-assign,assignment]
 
 
@@ -248,7 +264,11 @@ async def run_event(games: int, concurrency: int, variant: str, tc: str, engine:
             f"  time charged a move: median {statistics.median(charged) * 1000:.1f} ms, 99th percentile "
             f"{percentile(charged, 0.99) * 1000:.1f} ms, max {max(charged) * 1000:.1f} ms"
         )
-    print(f"  added between an answer's arrival and its charge: {milliseconds(arrivals.added)}")
+    print(
+        f"  added between the engine's send time and the arrival charged: {milliseconds(arrivals.added)}"
+        f" ({arrivals.stamped} of them stamped by the kernel)"
+    )
+    print(f"  (charged when the reader thread reads it, it would add: {milliseconds(arrivals.read)})")
     print(f"  (charged when the loop handles it, it would add: {milliseconds(arrivals.handling)})")
     wall, cpu = steps.longest_wall, steps.longest_cpu
     print(

@@ -46,6 +46,7 @@ from arbiter.engines import (
     create_engine,
     probe_engine,
 )
+from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.game import play_game
 from arbiter.referee.record import PlayerRecord
 from arbiter.referee.setup import GameSetupError
@@ -76,6 +77,7 @@ class EngineHost:
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
         self._idle: dict[tuple[str, str], list[tuple[EngineClient, float]]] = {}
+        self._playing = 0  # games between taking their engines and giving them back
         self._thread = threading.Thread(target=self._serve, name="arbiter-engine-host", daemon=True)
         self._thread.start()
         self.submit(self._sweep_idle())
@@ -142,6 +144,7 @@ class EngineHost:
             return GameReturn(worker=worker, error=f"game {order.game}: {exc}")
         sides = {Color.WHITE: order.white, Color.BLACK: order.black}
         opened: dict[Color, EngineClient] = {}
+        self._playing += 1
         try:
             for color, engine_order in sides.items():
                 try:
@@ -154,6 +157,10 @@ class EngineHost:
                     opened.clear()
                     return GameReturn(worker=worker, problem=problem)
             seen = {color: len(engine.faults) for color, engine in opened.items()}
+            if self._playing == 1:
+                # No other game's clock runs on this host: settle as a local run does after its
+                # preflight (the first game here has just imported and started what it needs).
+                settle_for_timing()
             record = await play_game(
                 setup,
                 opened[Color.WHITE],
@@ -165,6 +172,8 @@ class EngineHost:
             # Cancelled (the coordinator dropped the game) or broken: these engines are in no state to reuse.
             await _quit_all(list(opened.values()))
             raise
+        finally:
+            self._playing -= 1
         events: list[EngineFaultNote] = []
         ending: list[EngineClient] = []
         for color, engine in opened.items():
@@ -214,6 +223,8 @@ class EngineHost:
                 raise outcome
             else:
                 identities[name] = identity_json(outcome)
+        if self._playing == 0:
+            settle_for_timing()  # the preflight is over, as in a local run
         return _report(worker, games, identities, problems, config_errors)
 
 

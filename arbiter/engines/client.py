@@ -7,6 +7,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,6 +37,10 @@ SearchMode = Literal["think", "ponder", "analyze"]
 _BROKEN_QUIT_GRACE = 0.25
 # When an engine that is not searching closes its output, how long its exit status is waited for.
 _EXIT_STATUS_WAIT = 0.5
+# At a deadline, how long output already received may take to come through the reader thread, and how
+# often that is looked at.
+_CATCH_UP_SECONDS = 1.0
+_CATCH_UP_POLL_SECONDS = 0.001
 
 
 class SearchHandle(ABC):
@@ -75,14 +80,27 @@ class SearchHandle(ABC):
                 async with asyncio.timeout(max(timeout, 0.0)):
                     await self._settled.wait()
             except TimeoutError:
-                # An answer the reader thread stamped in time may be queued behind the timer: let it in.
-                await asyncio.sleep(0)
+                await self._let_arrived_in()
                 if not self.finished:
                     return None
         if self._fault is not None:
             raise self._fault
         assert self._result is not None
         return self._result
+
+    async def _let_arrived_in(self) -> None:
+        """At a deadline: an answer that arrived in time may still be on its way through the reader
+        thread (waiting for a core) or queued behind the timer. Its arrival stamp decides, so let it
+        through first; a reader kept from its work for longer than ``_CATCH_UP_SECONDS`` is given up on."""
+        give_up = time.monotonic() + _CATCH_UP_SECONDS
+        await asyncio.sleep(0)
+        while not self.finished and self._output_unread() and time.monotonic() < give_up:
+            await asyncio.sleep(_CATCH_UP_POLL_SECONDS)
+        await asyncio.sleep(0)  # lines the reader posted since the last look
+
+    def _output_unread(self) -> bool:
+        """Whether output the engine has sent is not yet with the event loop."""
+        return False
 
     @abstractmethod
     async def stop(self) -> None:
@@ -335,6 +353,10 @@ class EngineClient(ABC):
     def _search_running(self) -> bool:
         """Whether a search is under way, and so an engine's time is being counted."""
         return False
+
+    def _output_unread(self) -> bool:
+        """Whether the engine's process has protocol output not yet with the event loop."""
+        return self._process is not None and self._process.output_unread()
 
     def _record(self, fault: EngineFault) -> EngineFault:
         self.faults.append(fault)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arbiter.engines.arrival import enable_stamps
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode, logger
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import PORT_PLACEHOLDER, EngineConfig
@@ -87,6 +88,9 @@ class DxpSearch(SearchHandle):
     def __init__(self, engine: DxpEngine, started: float) -> None:
         super().__init__(started)
         self._engine = engine
+
+    def _output_unread(self) -> bool:
+        return self._engine._output_unread()
 
     def _complete(self, message: Move | GameEnd, at: float) -> None:
         elapsed = at - self._started
@@ -201,9 +205,9 @@ class DxpEngine(EngineClient):
         assert isinstance(transport, asyncio.ReadTransport)
         transport.pause_reading()
         limits = ReadLimits(MAX_MESSAGE, self.config.output_limit_bytes)
-        self._messages = StampedReader(
-            os.dup(connection.fileno()), self, limits, separator=b"\0", name=f"{self.name}-dxp"
-        )
+        enable_stamps(connection)  # each message's arrival is the kernel's stamp (see ``arrival``)
+        own = socket.socket(fileno=os.dup(connection.fileno()))
+        self._messages = StampedReader(own, self, limits, separator=b"\0", name=f"{self.name}-dxp")
         self._messages.start()
         self.identity = EngineIdentity(name=self.name)
         return self.identity
@@ -390,6 +394,9 @@ class DxpEngine(EngineClient):
         if self._messages is not None:
             self._messages.command_sent()
         self._writer.write(data)
+
+    def _output_unread(self) -> bool:
+        return self._messages is not None and self._messages.unread()
 
     def _send_quietly(self, message: DxpMessage) -> None:
         """An answer sent from the reader: a failure is already on record and must not stop reading."""

@@ -103,6 +103,9 @@ class HubSearch(SearchHandle):
         )
         self._settle(result)
 
+    def _output_unread(self) -> bool:
+        return self._engine._output_unread()
+
     # -- used by the referee ------------------------------------------------------------------------
 
     async def stop(self) -> None:

@@ -3,11 +3,12 @@
 Every process the engine starts is ended with it, even one that left its session: see ``leftovers``.
 When the engine exits on its own (a crash, a kill from outside), what it left running is ended at once.
 
-The process writes its protocol output to a pipe read by a thread of its own (``stamped_reader``), which
-stamps every line with the moment it was read, so a busy event loop never adds to an engine's time. The
-pipe is cut into lines there, with a cap on the length of a line and on the bytes that may follow one
-command, so a misbehaving engine cannot make the arbiter buffer without bound. Its stderr goes to a log
-file (also capped) and never into the protocol stream.
+The process writes its protocol output to a loopback TCP connection (a pipe where there is no loopback)
+read by a thread of its own (``stamped_reader``), which gives every line the moment the kernel received
+it (``arrival``), so neither a busy event loop nor the thread's own wait for a core adds to an engine's
+time. The stream is cut into lines there, with a cap on the length of a line and on the bytes that may
+follow one command, so a misbehaving engine cannot make the arbiter buffer without bound. Its stderr goes
+to a log file (also capped) and never into the protocol stream.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ import atexit
 import os
 import resource
 import signal
+import socket
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
+from arbiter.engines.arrival import stamped_stream
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartFailed, StderrFlood
 from arbiter.engines.leftovers import EngineProcesses
@@ -171,14 +174,14 @@ class EngineProcess:
         log = stderr_log.open("ab")
         process = cls(config, listener, log, stderr_log, stdout_is_protocol, token)
         loop = asyncio.get_running_loop()
-        # The protocol stream is a pipe of our own, read by the reader thread rather than the loop.
-        protocol_read, protocol_write = os.pipe() if stdout_is_protocol else (-1, -1)
+        # The protocol stream is our own, read by the reader thread rather than the loop.
+        protocol_read, protocol_write = _protocol_stream() if stdout_is_protocol else (-1, -1)
         try:
             transport, _ = await loop.subprocess_exec(
                 lambda: _PipeProtocol(process),
                 *args,
                 stdin=subprocess.PIPE,
-                stdout=protocol_write if stdout_is_protocol else subprocess.PIPE,
+                stdout=_fileno(protocol_write) if stdout_is_protocol else subprocess.PIPE,
                 stderr=subprocess.PIPE if stdout_is_protocol else subprocess.STDOUT,
                 cwd=config.working_dir,
                 env=env,
@@ -189,11 +192,11 @@ class EngineProcess:
         except (OSError, subprocess.SubprocessError) as error:
             log.close()
             if stdout_is_protocol:
-                os.close(protocol_read)
+                _close(protocol_read)
             raise StartFailed(config.name, _start_error_text(args, config.working_dir, error)) from error
         finally:
             if stdout_is_protocol:
-                os.close(protocol_write)  # the engine holds the only writing end: its exit is end-of-file
+                _close(protocol_write)  # the engine holds the only writing end: its exit is end-of-file
         process.pid = transport.get_pid()
         if stdout_is_protocol:
             limits = ReadLimits(config.line_limit_bytes, config.output_limit_bytes)
@@ -263,6 +266,10 @@ class EngineProcess:
             self._reader.command_sent()
         pipe.write(data)
         return True
+
+    def output_unread(self) -> bool:
+        """Whether protocol output has arrived that the reader thread has not handed to the loop yet."""
+        return self._reader is not None and self._reader.unread()
 
     def close_stdin(self) -> None:
         pipe = self._stdin_pipe()
@@ -415,6 +422,26 @@ class EngineProcess:
         if not found:
             return strays, []
         return strays, await self.processes.end(found, kill_grace, kill_grace + 1.0)
+
+
+def _protocol_stream() -> tuple[int | socket.socket, int | socket.socket]:
+    """(our end, the engine's stdout): a loopback connection whose data the kernel stamps on arrival
+    (see ``arrival``), or a pipe where the loopback interface cannot be used."""
+    try:
+        return stamped_stream()
+    except OSError:
+        return os.pipe()
+
+
+def _fileno(end: int | socket.socket) -> int:
+    return end.fileno() if isinstance(end, socket.socket) else end
+
+
+def _close(end: int | socket.socket) -> None:
+    if isinstance(end, socket.socket):
+        end.close()
+    else:
+        os.close(end)
 
 
 def _start_error_text(args: Sequence[str], cwd: Path | None, error: BaseException) -> str:

@@ -3,8 +3,13 @@
 The referee charges an engine from writing ``go`` to the arrival of its answer. Were the answer read by
 the event loop, its arrival would be the moment a busy loop got round to it (a store write, another
 game's bookkeeping, a collection); here a thread blocked in ``poll`` wakes as soon as the bytes are
-there, stamps them with ``time.monotonic()`` and hands the lines to the loop with that stamp. The loop
-may then take its time: the stamp is what is charged.
+there and hands the lines to the loop with their arrival time. The loop may then take its time: that
+time is what is charged. From a socket (an engine's protocol stream, a DXP connection) the arrival time
+is the kernel's stamp (``arrival``), so not even the thread's own wait for a core counts; from a pipe it
+is the thread's ``time.monotonic()`` as it reads.
+
+At a deadline the loop asks ``unread()`` whether output is still on its way through the thread, and
+lets it through before judging the move by its stamp.
 
 The thread also enforces the caps on output (the longest line, the bytes after one command), so an
 engine that floods is stopped here, before its output is queued for the loop. A stopped reader leaves
@@ -18,11 +23,14 @@ import asyncio
 import contextlib
 import os
 import select
+import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+from arbiter.engines.arrival import ArrivalClock, receive
 
 # After end-of-file, how long the thread looks for the engine's exit status to name it in the fault.
 _EXIT_PEEK_SECONDS = 0.02
@@ -51,11 +59,11 @@ class ReadLimits:
 
 
 class StampedReader:
-    """Reads one file descriptor (a pipe or a socket) in a daemon thread; see the module's doc."""
+    """Reads one pipe (a file descriptor) or socket in a daemon thread; see the module's doc."""
 
     def __init__(
         self,
-        fd: int,
+        source: int | socket.socket,
         sink: StreamSink,
         limits: ReadLimits,
         *,
@@ -64,8 +72,12 @@ class StampedReader:
         name: str = "engine",
         owns_fd: bool = True,
     ) -> None:
-        self._fd = fd
+        self._socket = source if isinstance(source, socket.socket) else None
+        self._fd = source.fileno() if isinstance(source, socket.socket) else source
         self._owns_fd = owns_fd
+        self._clock = ArrivalClock()
+        self._in_hand = False  # the thread has taken bytes the loop has not been handed yet
+        self._not_reading = False  # stopped (too much output) or ended: nothing more comes through
         self._sink = sink
         self._limits = limits
         self._separator = separator
@@ -100,6 +112,21 @@ class StampedReader:
         self._exited.set()
         self._wake()
 
+    def unread(self) -> bool:
+        """Whether output that has arrived is not yet with the loop (called on the loop's thread). When
+        False, every line read so far has been posted to the loop: one pass of the loop delivers it."""
+        with self._wake_lock:  # the descriptor stays open meanwhile
+            if self._ended or self._not_reading:
+                return False
+            look = select.poll()
+            look.register(self._fd, select.POLLIN)
+            try:
+                waiting = any(events & (select.POLLIN | select.POLLHUP) for _, events in look.poll(0))
+            except OSError:
+                waiting = False
+        # Looked at after the descriptor: bytes taken from it since are in hand or already posted.
+        return waiting or self._in_hand
+
     def close(self) -> None:
         """End the thread (without waiting for it) and close the descriptors this reader owns."""
         self._closing.set()
@@ -130,6 +157,7 @@ class StampedReader:
                         os.read(self._wake_read, 64)
                     if stopped and self._draining.is_set():
                         stopped = False
+                        self._not_reading = False
                         poller.register(self._fd, select.POLLIN)
                     if self._exited.is_set() and not exit_reported:
                         exit_reported = True
@@ -139,32 +167,53 @@ class StampedReader:
                     continue
                 if self._fd not in ready:
                     continue
+                self._in_hand = True
                 try:
-                    data = os.read(self._fd, _READ_SIZE)
+                    data, at = self._read()
                 except BlockingIOError:
+                    self._in_hand = False
                     continue
-                except OSError:
-                    data = b""
-                at = time.monotonic()
                 if not data:
                     self._post(self._sink.stream_closed, *self._peek_exit())
                     return
                 if self._draining.is_set():
+                    self._in_hand = False
                     continue
                 why = self._take(data, at)
+                self._in_hand = False
                 if why is not None:
                     self._partial = b""
                     self._post(self._sink.stream_stopped, why)
                     stopped = not self._draining.is_set()
                     if stopped:
+                        self._not_reading = True
                         poller.unregister(self._fd)
         finally:
             with self._wake_lock:
                 self._ended = True
                 os.close(self._wake_read)
                 os.close(self._wake_write)
+                self._in_hand = False
                 if self._owns_fd:
-                    os.close(self._fd)
+                    if self._socket is not None:
+                        self._socket.close()
+                    else:
+                        os.close(self._fd)
+                elif self._socket is not None:
+                    self._socket.detach()
+
+    def _read(self) -> tuple[bytes, float]:
+        """One read and its arrival time (b"" at end-of-file or on an error that ends the stream)."""
+        try:
+            if self._socket is not None:
+                received = receive(self._socket, _READ_SIZE, self._clock)
+                return received.data, received.at
+            data = os.read(self._fd, _READ_SIZE)
+        except BlockingIOError:
+            raise
+        except OSError:
+            return b"", time.monotonic()
+        return data, time.monotonic()
 
     def _read_what_is_there(self) -> bool:
         """Take what can be read without waiting; True when that reached end-of-file (reported)."""
@@ -174,13 +223,13 @@ class StampedReader:
             if not look.poll(0):
                 break
             try:
-                data = os.read(self._fd, _READ_SIZE)
-            except OSError:
-                data = b""
+                data, at = self._read()
+            except BlockingIOError:
+                break
             if not data:
                 self._post(self._sink.stream_closed, *self._peek_exit())
                 return True
-            why = None if self._draining.is_set() else self._take(data, time.monotonic())
+            why = None if self._draining.is_set() else self._take(data, at)
             if why is not None:
                 self._partial = b""
                 self._post(self._sink.stream_stopped, why)

@@ -25,7 +25,7 @@ MATE_BOUND = MATE - 1_000  # scores beyond this are forced wins or losses
 INFINITY = 1_000_000
 MAX_PLY = 100  # deeper lines (long forced sequences) are scored statically
 MAX_DEPTH = 60
-CHECK_INTERVAL = 256  # nodes between looks at the clock and the stop flag (a few ms on a loaded machine)
+CHECK_INTERVAL = 64  # nodes between looks at the clock and the stop flag (about a millisecond)
 MAX_TABLE_ENTRIES = 1_500_000
 _FREE_IN_PLACE = 10_000  # entries freed at once (about a millisecond): a smaller table goes at once
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from arbiter.engines import CommLog, EngineClient, EngineConfig, EngineFault, create_engine
+from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import color_name, play_game, player_record, result_words
 from arbiter.referee.observer import GameObserver
@@ -70,6 +71,7 @@ async def play_game_from_configs(
                 observer.game_ended(record, prepared.start)
             return record
         started = {color: len(engine.faults) for color, engine in engines.items()}
+        settle_for_timing()  # start-up is over: keep the collector's pauses away from the clocks
         record = await play_game(setup, engines[Color.WHITE], engines[Color.BLACK], observer=observer)
         return record
     finally:

@@ -71,10 +71,12 @@ def test_checkerboard_roundtrip_benchmark_runs_on_the_test_engine(tmp_path: Path
         pytest.skip("no C compiler to build the CheckerBoard test engine")
     out = run_benchmark("checkerboard_roundtrip", "--count", "20", "--warmup", "5", cwd=tmp_path)
     assert "adapter's own share" in out
+
+
 def test_referee_overhead_benchmark_runs_an_event_at_a_concurrency(tmp_path: Path) -> None:
     args = ["--concurrency", "2", "--games", "2", "--tc", "st=1"]
     out = run_benchmark("referee_overhead", *args, cwd=tmp_path)
-    assert "added between an answer's arrival and its charge" in out and "time forfeits" in out
+    assert "added between the engine's send time and the arrival charged" in out and "time forfeits" in out
 
 
 def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from arbiter.engines import (
     create_engine,
     probe_engine,
 )
+from arbiter.engines.checkerboard.timing import reserve
 from arbiter.rules import Position, get_variant
 
 ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
@@ -52,9 +53,9 @@ def test_the_engine_is_told_reset_then_exact_time_then_fischer_fields(
 
     asyncio.run(scenario())
     first, second, third = getmove_calls(log)
-    assert first[1] == 1 | 2 and first[0] == pytest.approx(0.45, abs=1e-3), "reset + exact time"
+    assert first[1] == 1 | 2 and first[0] == pytest.approx(0.5 - reserve(0.5), abs=1e-3), "reset + exact time"
     assert second[1] == 1 << 2 and second[2] == 10000 << 16 | 1000, "incremental, in milliseconds"
-    assert third[1] == 2 and third[0] == pytest.approx((40 - 0.25) / 20, abs=1e-3), "a time per move"
+    assert third[1] == 2 and third[0] == pytest.approx((40 - reserve(40)) / 20, abs=1e-3), "a time per move"
 
 
 def test_game_history_is_sent_from_the_last_man_move_with_the_king_moves_since(

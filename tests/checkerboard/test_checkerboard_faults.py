@@ -26,7 +26,7 @@ Library = Callable[[str], Path]
     [
         ("crash", 2.0, {}, "crashed"),
         ("hang", 0.3, {"stop": 0.5}, "stop_ignored"),
-        ("ignore_playnow", 0.15, {}, "search_timeout"),
+        ("ignore_playnow", 0.1, {}, "search_timeout"),  # it thinks 3 x (0.1 s - reserve) = 0.15 s
     ],
 )
 def test_each_misbehaving_library_gives_its_fault_and_leaves_no_process(

@@ -7,9 +7,12 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
 from arbiter.engines.checkerboard.adapter import Adapter, Output
 from arbiter.engines.checkerboard.api import GetMoveReply
 from arbiter.engines.checkerboard.board import BoardMap
+from arbiter.engines.checkerboard.timing import reserve
 from arbiter.engines.hub_wire import parse_line
 from arbiter.rules import Color, Position, get_variant
 
@@ -80,7 +83,7 @@ def test_an_adapter_over_any_library_answers_the_hub_handshake_and_a_search() ->
     assert "wait" in out and "ready" in out
     last = START.legal_moves()[-1]
     assert out[-1] == f"done move={last.start}-{last.end}"
-    assert library.calls == [(0.9, 3, 0)]
+    assert library.calls == [(pytest.approx(1 - reserve(1)), 3, 0)]
     assert any(command.startswith("set gamehist B:W21,") for command in library.commands)
 
 

@@ -73,18 +73,29 @@ def test_a_fixed_time_per_move_is_exact_and_watched_a_little_before_the_limit() 
     assert args.maxtime < args.watchdog < 2
 
 
+def test_the_reserve_has_a_floor_for_short_limits_grows_with_the_limit_and_has_a_ceiling() -> None:
+    assert reserve(0.05) == pytest.approx(0.025), "never more than half a very short limit"
+    assert reserve(0.1) == pytest.approx(0.05)
+    assert reserve(0.3) == pytest.approx(0.11), "80 ms and a tenth: 0.3 s leaves the engine 0.19 s"
+    assert reserve(1.0) == pytest.approx(0.18)
+    assert reserve(4.2) == pytest.approx(0.5)
+    assert reserve(3600) == pytest.approx(0.5)
+    short = time_args({"move-time": "0.3"})
+    assert short.maxtime == pytest.approx(0.19) and short.watchdog == pytest.approx(0.245)
+
+
 def test_moves_in_a_period_become_a_fixed_exact_time_per_move() -> None:
     args = time_args({"moves": "30", "time": "3600", "inc": "0"})
-    assert args.info == EXACT_TIME and args.maxtime == pytest.approx((3600 - 0.25) / 30)
-    assert args.watchdog == pytest.approx(3600 - 0.125)
+    assert args.info == EXACT_TIME and args.maxtime == pytest.approx((3600 - 0.5) / 30)
+    assert args.watchdog == pytest.approx(3600 - 0.25)
     jump = time_args({"moves": "1", "time": "0.6", "inc": "0"})
-    assert jump.maxtime == pytest.approx(0.6 - 0.06)
+    assert jump.maxtime == pytest.approx(0.6 - 0.14)
 
 
 def test_a_fischer_clock_fills_the_incremental_fields_in_the_finest_unit() -> None:
     args = time_args({"time": "10", "inc": "1"})
     assert args.info == 1 << 2 and args.moreinfo == 10000 << 16 | 1000
-    assert args.maxtime == pytest.approx(2.0) and args.watchdog == pytest.approx(10 - 0.125)
+    assert args.maxtime == pytest.approx(2.0) and args.watchdog == pytest.approx(10 - 0.25)
     assert increment_fields(100, 5) == (2 << 2, 10000 << 16 | 500)
     assert increment_fields(3600, 30) == (3 << 2, 36000 << 16 | 300)
     assert increment_fields(100000, 0) == (3 << 2, 0xFFFF << 16), "beyond 16 bits it says the most it can"

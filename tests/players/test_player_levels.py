@@ -98,7 +98,9 @@ def test_stop_ends_any_search() -> None:
     control.wait_for_release()
 
 
-@pytest.mark.parametrize(("move_time", "kept_back"), [(0.05, 0.025), (0.5, 0.125), (2.0, 0.5), (30.0, 1.0)])
+@pytest.mark.parametrize(
+    ("move_time", "kept_back"), [(0.05, 0.025), (0.1, 0.05), (0.5, 0.2), (1.0, 0.3), (2.0, 0.5), (30.0, 1.0)]
+)
 def test_the_reserve_kept_from_a_fixed_move_time_grows_with_it(move_time: float, kept_back: float) -> None:
     budget = time_budget(Level(move_time=move_time))
     assert budget.hard == pytest.approx(move_time - kept_back)

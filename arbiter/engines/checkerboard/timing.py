@@ -37,9 +37,17 @@ class TimeArgs:
     note: str | None = None  # what the engine should know it was not given
 
 
+# The reserve: a fixed part (an engine on a loaded machine may wait tens of milliseconds for a core to
+# notice *playnow, and again to write its answer), a part that grows with the limit, and a ceiling.
+RESERVE_FLOOR = 0.08
+RESERVE_SHARE = 0.1
+RESERVE_MOST = 0.5
+
+
 def reserve(limit: float) -> float:
-    """Time kept back from a hard limit for the engine to notice *playnow and the answer to travel."""
-    return min(0.25, 0.1 * limit)
+    """Time kept back from a hard limit for the engine to notice *playnow and the answer to travel:
+    80 ms and a tenth of the limit, at most half a second and never more than half the limit."""
+    return min(RESERVE_FLOOR + RESERVE_SHARE * limit, RESERVE_MOST, 0.5 * limit)
 
 
 def time_args(fields: Mapping[str, str], flags: frozenset[str] = frozenset()) -> TimeArgs:
