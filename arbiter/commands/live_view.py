@@ -20,9 +20,10 @@ from rich.text import Text
 from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import standings_table
 from arbiter.referee.record import GameRecord, Termination, Winner
-from arbiter.store import Event, EventKind, TournamentStandings, TournamentStore
+from arbiter.store import Event, EventKind, TournamentStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.sprt_status import SprtStatus
+from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
 
 TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
 FORFEITS = frozenset(
@@ -80,7 +81,7 @@ class LiveView:
         if self._live is not None:
             if self.tournament_id is not None:
                 # The run is over: the last frame shows the final standings.
-                self.standings = self.store.standings(self.tournament_id)
+                self.standings = stored_standings(self.store, self.tournament_id)
             self._live.update(self._render())
             self._live.__exit__(None, None, None)
 
@@ -92,7 +93,7 @@ class LiveView:
         self.forfeits = sum(endings.get(termination, 0) for termination in FORFEITS)
         self.faults = self.store.event_counts(tournament_id).get(EventKind.FAULT, 0)
         if self.console.is_terminal:
-            self.standings = self.store.standings(tournament_id)
+            self.standings = stored_standings(self.store, tournament_id)
 
     # ------------------------------------------------------------------ RunObserver
 
@@ -166,7 +167,7 @@ class LiveView:
         self._standings_stale = False
         self._standings_reading = True
         self._standings_read_at = time.monotonic()
-        future = loop.run_in_executor(None, self.store.standings, self.tournament_id)
+        future = loop.run_in_executor(None, stored_standings, self.store, self.tournament_id)
         future.add_done_callback(self._standings_arrived)
 
     def _timer_rang(self) -> None:

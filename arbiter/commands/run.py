@@ -41,6 +41,7 @@ from arbiter.tournament.config import (
 )
 from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.stats import SprtSettings, parse_sprt
+from arbiter.tournament.stored_standings import stored_standings
 
 if TYPE_CHECKING:
     from arbiter.report.publisher import Publisher
@@ -509,7 +510,7 @@ def _start_publisher(
 def _print_summary(
     console: Console, store: TournamentStore, summary: RunSummary, report: Path | None
 ) -> None:
-    result = store.standings(summary.tournament_id)
+    result = stored_standings(store, summary.tournament_id)
     console.print(standings_table(result))
     console.print(crosstable_table(result))
     finished = store.finished_results(summary.tournament_id)

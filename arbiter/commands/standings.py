@@ -13,11 +13,12 @@ from rich.table import Table
 
 from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
-from arbiter.store import StoreError, TournamentInfo, TournamentStandings, TournamentStore
+from arbiter.store import StoreError, TournamentInfo, TournamentStore
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
 from arbiter.tournament.stats import EloModel, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
+from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
 
 
 def standings_command(
@@ -50,7 +51,7 @@ def standings_command(
             if refusal is not None:
                 typer.echo(f"error: --scoring {PIECE_SCORING}: {refusal}", err=True)
                 raise typer.Exit(2)
-            result = store.standings(info.id, scheme)
+            result = stored_standings(store, info.id, scheme)
             finished = store.finished_results(info.id)
             ratings = ratings_table(result.players, finished)
             openings = openings_table(finished, store.opening_names(info.id))

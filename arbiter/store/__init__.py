@@ -17,7 +17,6 @@ from arbiter.store.models import (
     StoredEngine,
     StoredGame,
     TournamentInfo,
-    TournamentStandings,
     TournamentStatus,
 )
 from arbiter.store.store import TournamentStore
@@ -40,7 +39,6 @@ __all__ = [
     "StoredEvent",
     "StoredGame",
     "TournamentInfo",
-    "TournamentStandings",
     "TournamentStatus",
     "TournamentStore",
     "UnknownTournamentError",

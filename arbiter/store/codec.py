@@ -20,8 +20,8 @@ from arbiter.referee.record import (
     Termination,
     Winner,
 )
+from arbiter.store.records import GameKey, ScheduledGame
 from arbiter.store.tables import GameRow, MoveRow
-from arbiter.tournament.schedule import GameKey, PlannedGame
 
 
 def dump_json(value: Any) -> str | None:
@@ -39,7 +39,7 @@ def load_dict(text: str | None) -> dict[str, Any]:
     return {} if text is None else dict(json.loads(text))
 
 
-def game_columns(tournament_id: int, planned: PlannedGame, record: GameRecord) -> dict[str, Any]:
+def game_columns(tournament_id: int, planned: ScheduledGame, record: GameRecord) -> dict[str, Any]:
     """The game table's values for `record`, stored as the planned game `planned`."""
     outcome = record.outcome
     return {

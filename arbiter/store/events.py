@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from arbiter.tournament.schedule import GameKey
+from arbiter.store.records import GameKey
 
 
 class EventKind(StrEnum):

@@ -16,7 +16,7 @@ from typing import Any
 from arbiter.referee.record import GameRecord
 from arbiter.store.codec import game_columns, move_columns
 from arbiter.store.events import Event, now
-from arbiter.tournament.schedule import PlannedGame
+from arbiter.store.records import ScheduledGame
 
 _INSERTS: dict[tuple[str, tuple[str, ...]], str] = {}
 
@@ -32,7 +32,7 @@ def _insert_sql(table: str, names: tuple[str, ...]) -> str:
 def insert_new_game(
     connection: sqlite3.Connection,
     tournament_id: int,
-    planned: PlannedGame,
+    planned: ScheduledGame,
     record: GameRecord,
     events: Sequence[dict[str, Any]],
 ) -> int | None:

@@ -10,9 +10,7 @@ from typing import Any
 
 from arbiter.engines.params import EngineIdentity
 from arbiter.referee.record import GameRecord, Winner
-from arbiter.tournament.schedule import GameKey
-from arbiter.tournament.scoring import FinishedGame, ScoringScheme
-from arbiter.tournament.standings import Crosstable, Standing
+from arbiter.store.records import GameKey, Outcome, ScoringScheme
 
 
 class TournamentStatus(StrEnum):
@@ -115,15 +113,11 @@ class GameLine:
 
 
 @dataclass(frozen=True)
-class TournamentStandings:
-    """The table and crosstable of a tournament's finished games, with the scheme that scored them."""
+class ResultCounts:
+    """A tournament's finished games counted by players and result, read in one transaction."""
 
     tournament: TournamentInfo
     players: tuple[str, ...]
-    """Every player, in the configuration's order."""
-    scheme: ScoringScheme
-    games: int
-    table: list[Standing]
-    crosstable: Crosstable
-    results: list[FinishedGame]
-    """One entry per finished game; games of the same players and result may share one object."""
+    """The seated players, in the configuration's order."""
+    counts: list[tuple[str, str, Outcome, int]]
+    """(White, Black, result, number of games)."""

@@ -57,17 +57,22 @@ from arbiter.store.fast_write import event_row, insert_new_game
 from arbiter.store.models import (
     GameLine,
     PlayerEntry,
+    ResultCounts,
     StoredEngine,
     StoredGame,
     TournamentInfo,
-    TournamentStandings,
     TournamentStatus,
 )
+from arbiter.store.records import (
+    PIECES,
+    STANDARD,
+    FinishedGame,
+    GameKey,
+    Outcome,
+    ScheduledGame,
+    ScoringScheme,
+)
 from arbiter.store.tables import EngineRow, EventRow, GameRow, MoveRow, StoreModel, TournamentRow
-from arbiter.tournament.piece_scoring import PieceScoringError, winner_pieces
-from arbiter.tournament.schedule import GameKey, PlannedGame
-from arbiter.tournament.scoring import PIECES, STANDARD, FinishedGame, Outcome, ScoringScheme
-from arbiter.tournament.standings import crosstable, standings
 
 _OUTCOMES = {
     Winner.WHITE.value: Outcome.WHITE_WINS,
@@ -238,7 +243,7 @@ class TournamentStore:
     # --- games --------------------------------------------------------------------------------------
 
     def record_game(
-        self, tournament_id: int, planned: PlannedGame, record: GameRecord, events: Sequence[Event] = ()
+        self, tournament_id: int, planned: ScheduledGame, record: GameRecord, events: Sequence[Event] = ()
     ) -> int:
         """Store a game with all its moves and events in one transaction; return the game's row id.
 
@@ -265,7 +270,9 @@ class TournamentStore:
             tournament.updated_at = now().isoformat()
             return game_id
 
-    def record_games(self, tournament_id: int, games: Sequence[tuple[PlannedGame, GameRecord]]) -> list[int]:
+    def record_games(
+        self, tournament_id: int, games: Sequence[tuple[ScheduledGame, GameRecord]]
+    ) -> list[int]:
         """Store several games in one transaction (an import's batch): all of them, or none; return
         their row ids. Each is stored as `record_game` stores it."""
         for planned, record in games:
@@ -284,8 +291,7 @@ class TournamentStore:
                 ids = _insert_new_games(session, tournament_id, games, first)
             else:  # some keys are stored already: each game as `record_game` would store it
                 ids = [
-                    self._store_game(session, tournament_id, planned, record, ())
-                    for planned, record in games
+                    self._store_game(session, tournament_id, planned, record, ()) for planned, record in games
                 ]
             tournament.updated_at = now().isoformat()
             return ids
@@ -294,7 +300,7 @@ class TournamentStore:
         self,
         session: Session,
         tournament_id: int,
-        planned: PlannedGame,
+        planned: ScheduledGame,
         record: GameRecord,
         events: Sequence[Event],
     ) -> int:
@@ -347,6 +353,7 @@ class TournamentStore:
             row = self._tournament_row(session, tournament_id)
             row.variant = variant
             row.time_control = time_control
+
     def _next_revision(self, session: Session, tournament_id: int) -> int:
         highest = session.execute(
             sql_select(func.max(col(GameRow.revision))).where(col(GameRow.tournament_id) == tournament_id)
@@ -418,9 +425,7 @@ class TournamentStore:
                 return
             last = found[-1].revision
 
-    def game_lines(
-        self, tournament_id: int, since_revision: int = 0, *, limit: int = -1
-    ) -> list[GameLine]:
+    def game_lines(self, tournament_id: int, since_revision: int = 0, *, limit: int = -1) -> list[GameLine]:
         """The games written after `since_revision` (all of them by default; the first `limit` when
         it is not negative), without their moves, in the order they were written. Read with plain SQL:
         an event can hold 100,000 games."""
@@ -579,13 +584,12 @@ class TournamentStore:
                 for white, black, winner, opening_id, pair_index in rows
             ]
 
-    def standings(self, tournament_id: int, scheme: ScoringScheme | None = None) -> TournamentStandings:
-        """The standings and crosstable of a tournament, scored by `scheme` (default: the tournament's).
+    def result_counts(self, tournament_id: int) -> ResultCounts:
+        """The finished games counted in SQL by players and result, with the seated players.
 
-        The games are counted in SQL by players and result; the standings functions then see one
-        result object per game, shared between games of the same players and result.
+        One read transaction, so the counts in the tournament's info and the games agree while a
+        runner writes.
         """
-        # One read transaction, so the counts in `info` and the games agree while a runner writes.
         with Session(self._reader) as session:
             row = self._tournament_row(session, tournament_id)
             info = _tournament_info(row, self._game_counts(session, tournament_id))
@@ -599,38 +603,8 @@ class TournamentStore:
                 .where(EngineRow.tournament_id == tournament_id)
                 .order_by(col(EngineRow.seat))
             ).all()
-        scheme = scheme or info.scoring
-        results: list[FinishedGame] = []
-        if scheme.by_pieces:
-            results = self._piece_results(tournament_id)
-        else:
-            for white, black, winner, count in grouped:
-                results.extend([FinishedGame(white, black, _OUTCOMES[winner])] * count)
-        players = list(seated)
-        players.extend(sorted({name for game in results for name in game.players} - set(players)))
-        return TournamentStandings(
-            tournament=info,
-            players=tuple(players),
-            scheme=scheme,
-            games=len(results),
-            table=standings(results, players, scheme),
-            crosstable=crosstable(results, players, scheme),
-            results=results,
-        )
-
-    def _piece_results(self, tournament_id: int) -> list[FinishedGame]:
-        """The finished games with the winner's pieces left, replayed from their moves (piece-count
-        scoring needs the final position, which the game table does not hold)."""
-        results: list[FinishedGame] = []
-        for game in self.games(tournament_id, finished_only=True):
-            record = game.record
-            try:
-                pieces = winner_pieces(record)
-            except PieceScoringError as error:
-                raise StoreError(f"{self.path}: piece-count scoring: {error}") from None
-            outcome = _OUTCOMES[record.winner.value]
-            results.append(FinishedGame(record.white.name, record.black.name, outcome, pieces=pieces))
-        return results
+        counts = [(white, black, _OUTCOMES[winner], count) for white, black, winner, count in grouped]
+        return ResultCounts(tournament=info, players=tuple(seated), counts=counts)
 
     # --- helpers ------------------------------------------------------------------------------------
 
@@ -652,7 +626,7 @@ class TournamentStore:
 def _insert_new_games(
     session: Session,
     tournament_id: int,
-    games: Sequence[tuple[PlannedGame, GameRecord]],
+    games: Sequence[tuple[ScheduledGame, GameRecord]],
     first_revision: int,
 ) -> list[int]:
     """Insert games whose keys are not stored yet, with one statement for all their moves (the ORM's
@@ -675,7 +649,7 @@ def _insert_new_games(
     return ids
 
 
-def _check_fits(planned: PlannedGame, record: GameRecord) -> None:
+def _check_fits(planned: ScheduledGame, record: GameRecord) -> None:
     for colour, scheduled, played in (
         ("White", planned.white, record.white.name),
         ("Black", planned.black, record.black.name),

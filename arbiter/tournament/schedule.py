@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arbiter.store.records import GameKey as GameKey
 from arbiter.tournament.openings import Opening, OpeningSequence
 from arbiter.tournament.pairing import Round, gauntlet, match, round_robin
 
@@ -43,21 +44,6 @@ class Colour(StrEnum):
     @property
     def other(self) -> Colour:
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
-
-
-@dataclass(frozen=True, order=True)
-class GameKey:
-    """Where a game sits in the schedule: round, board (encounter) and game within the encounter.
-
-    It is the same every time the schedule is rebuilt from the same options.
-    """
-
-    round: int
-    board: int
-    game: int
-
-    def __str__(self) -> str:
-        return f"r{self.round}-b{self.board}-g{self.game}"
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.stored_standings import stored_standings
 
 PDN_DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "pdn" / "succeed"
 NOW = datetime(2026, 1, 2, 3, 4, tzinfo=UTC)
@@ -273,7 +274,7 @@ def test_missing_or_equal_player_names_become_two_distinct_players(tmp_path: Pat
             "Ann (White)",
             "Ann (Black)",
         ]
-        table = store.standings(tid).table
+        table = stored_standings(store, tid).table
         assert {(s.player, s.points) for s in table if s.points} == {("? (Black)", 1.0), ("Ann (White)", 1.0)}
 
 

@@ -19,6 +19,7 @@ from arbiter.tournament.schedule import PlannedGame, TournamentFormat, plan_game
 from arbiter.tournament.scoring import STANDARD, TWO_ONE_ZERO, FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.standings import crosstable, standings
 from arbiter.tournament.stats import Pentanomial, pentanomial
+from arbiter.tournament.stored_standings import stored_standings
 
 PLAYERS = ("Greedy", "Random", "Alpha-beta", "Idle")
 RESULTS = [Winner.WHITE, Winner.DRAW, Winner.BLACK, Winner.WHITE, Winner.UNFINISHED, Winner.DRAW]
@@ -46,7 +47,7 @@ def test_standings_from_the_database_are_those_of_the_finished_games(tmp_path: P
     tid, played = store_results(tmp_path / "t.db")
     expected = expected_results(played)
     with TournamentStore.open(tmp_path / "t.db", create=False) as store:
-        result = store.standings(tid)
+        result = stored_standings(store, tid)
     assert result.games == len(expected) == len(played) - 2
     assert result.players == PLAYERS
     assert result.table == standings(expected, PLAYERS)
@@ -61,8 +62,8 @@ def test_standings_use_the_tournament_scoring_scheme_unless_told_otherwise(tmp_p
     tid, played = store_results(tmp_path / "t.db", scoring=TWO_ONE_ZERO)
     expected = expected_results(played)
     with TournamentStore.open(tmp_path / "t.db", create=False) as store:
-        own = store.standings(tid)
-        standard = store.standings(tid, STANDARD)
+        own = stored_standings(store, tid)
+        standard = stored_standings(store, tid, STANDARD)
     assert own.scheme == TWO_ONE_ZERO
     assert own.table == standings(expected, PLAYERS, TWO_ONE_ZERO)
     assert standard.table == standings(expected, PLAYERS, STANDARD)

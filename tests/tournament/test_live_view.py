@@ -15,6 +15,7 @@ from arbiter.commands.standings import points_text
 from arbiter.running.runner import TournamentRunner
 from arbiter.store import EventKind, TournamentStore
 from arbiter.tournament.config import load_tournament
+from arbiter.tournament.stored_standings import stored_standings
 
 # Three players, three games: the engine that stops answering loses both its games on time, the one
 # that crashes loses its game against `random` by forfeit (and its crash is a fault).
@@ -42,7 +43,7 @@ def test_live_view_shows_progress_running_games_standings_and_trouble_so_far(tmp
         endings = [
             g.record.outcome.termination.value for g in store.games(summary.tournament_id) if g.record.outcome
         ]
-        table = store.standings(summary.tournament_id).table
+        table = stored_standings(store, summary.tournament_id).table
     assert summary.finished == 3
     assert sorted(endings) == ["crash", "time_forfeit", "time_forfeit"]
     assert faults >= 1

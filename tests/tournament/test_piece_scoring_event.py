@@ -16,6 +16,7 @@ from tournament_files import ARBITER, bundled, write_tournament
 from arbiter.rules import Position, get_variant
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import ConfigError, load_tournament
+from arbiter.tournament.stored_standings import stored_standings
 
 # English openings (one FEN a line), each with its only legal first move and what it leaves:
 # White's 22x15 takes Black's last man: White wins with 3 pieces (15, 29, 30).
@@ -94,7 +95,7 @@ def test_an_event_scored_by_pieces_scores_each_win_by_the_winners_pieces_left(tm
     with TournamentStore.open(database, create=False) as store:
         info = store.find_tournament()
         assert info.scoring.by_pieces
-        result = store.standings(info.id)
+        result = stored_standings(store, info.id)
     assert {s.player: s.points for s in result.table} == expected
     cell = result.crosstable.cell("alpha", "beta")
     assert cell is not None and cell.points == expected["alpha"]

@@ -19,6 +19,7 @@ from arbiter.tournament.plan import plan_tournament
 from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.standings import standings
+from arbiter.tournament.stored_standings import stored_standings
 
 FAST = 'variant = "english"\ntime_control = "depth=3"\nconcurrency = 2\n'
 LIMIT = "[adjudication]\nmax_plies = 160\n"
@@ -65,7 +66,7 @@ def test_four_engine_double_round_robin_on_ten_ballots_completes_and_standings_a
                 for g in games
             ]
         )
-        stored = store.standings(tid).table
+        stored = stored_standings(store, tid).table
         assert [(s.player, s.points) for s in stored] == [(s.player, s.points) for s in own]
         assert sum(s.points for s in stored) == 24
         # Wins, draws, losses and Sonneborn-Berger, counted here from the stored records alone.
@@ -114,7 +115,7 @@ def test_gauntlet_plays_the_first_engine_against_each_other_with_both_colours(tm
                 ("greedy", "alphabeta"),
             ]
         )
-        table = store.standings(tid).table
+        table = stored_standings(store, tid).table
         counted = counted_by_hand([g.record for g in games])
         assert {s.player: (s.games, s.points) for s in table} == {
             player: (wins + draws + losses, wins + draws / 2)
@@ -200,7 +201,7 @@ def test_engine_that_will_not_start_forfeits_its_games(tmp_path: Path) -> None:
         for g in games:
             assert g.record.outcome is not None
             assert g.record.outcome.termination is Termination.START_FAILURE
-        assert store.standings(tid).table[0].player == "random"
+        assert stored_standings(store, tid).table[0].player == "random"
 
 
 def test_running_again_plays_nothing_twice(tmp_path: Path) -> None:
