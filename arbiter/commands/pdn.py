@@ -22,7 +22,8 @@ import typer
 
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
-from arbiter.publishing.pdn_store import ImportRefused, export_tournament, import_pdn
+from arbiter.publishing.pdn_export import export_tournament
+from arbiter.publishing.pdn_import import ImportRefused, import_pdn
 from arbiter.report.files import write_atomic
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import StoreError, TournamentStore

@@ -25,7 +25,7 @@ from arbiter.engines import CommLog, EngineConfigError
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
-from arbiter.publishing.pdn_store import time_call_comments
+from arbiter.publishing.pdn_export import time_call_comments
 from arbiter.referee.game import color_name
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord, OpeningRecord, Side, Termination, Winner

@@ -464,7 +464,7 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
 
 
 def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
-    from arbiter.publishing.pdn_store import export_tournament
+    from arbiter.publishing.pdn_export import export_tournament
     from arbiter.report.files import write_atomic
 
     exported = export_tournament(store, tournament_id)

@@ -1,6 +1,6 @@
 """A game record as PDN for the site, through the project's record-to-PDN conversion.
 
-The conversion itself (tags, result, clocks, engine scores in comments) is `arbiter.publishing.pdn_store`'s,
+The conversion itself (tags, result, clocks, engine scores in comments) is `arbiter.publishing.pdn_export`'s,
 shared with `arbiter pdn export`. The site adds what it knows of the game's place in the event: Event
 is the event's name, Round the game's round, GameId its key, and the planned opening's name where the
 record has none.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from arbiter.notation.pdn_writer import format_game
-from arbiter.publishing.pdn_store import pdn_result, record_pdn_game
+from arbiter.publishing.pdn_export import pdn_result, record_pdn_game
 from arbiter.referee.record import GameRecord
 from arbiter.report.inputs import EventInfo, GameEntry
 from arbiter.report.replay import Replay

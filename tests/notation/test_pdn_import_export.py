@@ -18,7 +18,8 @@ from arbiter.notation.movetext import format_hub
 from arbiter.notation.pdn import read_pdn, read_pdn_text
 from arbiter.notation.pdn_model import PdnGame
 from arbiter.notation.pdn_writer import format_game
-from arbiter.publishing.pdn_store import pdn_game_record, player_names, record_pdn_game
+from arbiter.publishing.pdn_export import record_pdn_game
+from arbiter.publishing.pdn_import import pdn_game_record, player_names
 from arbiter.referee.record import GameRecord, Side, Termination, Winner
 from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore

@@ -16,7 +16,7 @@ from referee_games import game_setup, play, received, scripted, slow_on_capture
 
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.notation.pdn_writer import format_game
-from arbiter.publishing.pdn_store import record_pdn_game
+from arbiter.publishing.pdn_export import record_pdn_game
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.referee.settings import RefereeRules
 

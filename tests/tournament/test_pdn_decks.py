@@ -11,7 +11,7 @@ from tournament_files import bundled, write_tournament
 
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.notation.pdn_writer import format_game
-from arbiter.publishing.pdn_store import export_tournament
+from arbiter.publishing.pdn_export import export_tournament
 from arbiter.report.from_store import load_event
 from arbiter.rules import Position, get_variant
 from arbiter.running.runner import QuietObserver, TournamentRunner
