@@ -45,6 +45,15 @@ def record(path: Path, tid: int, games: list[PlannedGame], numbers: range) -> No
             store.record_game(tid, games[number], play_record(games[number], seed=number, max_plies=40))
 
 
+def record_stopped(path: Path, tid: int, game: PlannedGame) -> None:
+    """Store `game` as stopped part-way, as an interrupted run leaves it."""
+    stopped = play_record(game, seed=2, max_plies=10).model_copy(
+        update={"outcome": GameOutcome.of(Winner.UNFINISHED, Termination.ABANDONED, reason="stopped")}
+    )
+    with TournamentStore.open(path) as store:
+        store.record_game(tid, game, stopped)
+
+
 def snapshot(site: Path) -> dict[str, bytes]:
     return {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
@@ -106,11 +115,7 @@ def test_a_stopped_game_played_again_replaces_its_text_in_the_event_pdn(tmp_path
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
     tid, games = new_event(database)
     record(database, tid, games, range(2))
-    stopped = play_record(games[2], seed=2, max_plies=10).model_copy(
-        update={"outcome": GameOutcome.of(Winner.UNFINISHED, Termination.ABANDONED, reason="stopped")}
-    )
-    with TournamentStore.open(database) as store:
-        store.record_game(tid, games[2], stopped)
+    record_stopped(database, tid, games[2])
     site = StoreSite(database, out)
     site.refresh()
     assert pdn_keys(out) == [str(game.key) for game in games[:3]]
@@ -127,11 +132,7 @@ def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_count
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
     tid, games = new_event(database)
     record(database, tid, games, range(2))
-    stopped = play_record(games[2], seed=2, max_plies=10).model_copy(
-        update={"outcome": GameOutcome.of(Winner.UNFINISHED, Termination.ABANDONED, reason="stopped")}
-    )
-    with TournamentStore.open(database) as store:
-        store.record_game(tid, games[2], stopped)
+    record_stopped(database, tid, games[2])
     site = StoreSite(database, out)
     site.refresh()
     index = (out / "index.html").read_text(encoding="utf-8")
