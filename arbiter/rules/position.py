@@ -323,16 +323,7 @@ class Position:
 
     def legal_moves(self) -> list[Move]:
         if self._moves is None:
-            known = tables(self.variant).moves
-            moves = []
-            for raw in self._raw_moves():
-                move = known.get(raw)
-                if move is None:
-                    move = self._to_move(raw)
-                    if len(known) < MOVES_KEPT:
-                        known[raw] = move
-                moves.append(move)
-            object.__setattr__(self, "_moves", moves)
+            object.__setattr__(self, "_moves", [self._move_of(raw) for raw in self._raw_moves()])
         assert self._moves is not None
         return list(self._moves)
 
@@ -356,8 +347,18 @@ class Position:
             taken |= 1 << bits[square]
         for raw in self._raw_moves():
             if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
-                return self._to_move(raw)
+                return self._move_of(raw)
         return None
+
+    def _move_of(self, raw: RawMove) -> Move:
+        """The move named by ``raw``, made once per variant and kept (up to MOVES_KEPT of them)."""
+        known = tables(self.variant).moves
+        move = known.get(raw)
+        if move is None:
+            move = self._to_move(raw)
+            if len(known) < MOVES_KEPT:
+                known[raw] = move
+        return move
 
     def shares_start_and_end(self, move: Move) -> bool:
         """Whether another legal move has ``move``'s start and end (PDN must then spell its path)."""
