@@ -63,6 +63,12 @@ class SearchHandle(ABC):
         what the search is charged from."""
         return self._started
 
+    def _elapsed(self, at: float) -> float:
+        """Seconds charged for an answer that arrived at ``at``. A kernel stamp is put on the monotonic
+        clock through the wall clock, which can land it a fraction of a microsecond before ``started``;
+        an answer never comes before its command, so that is zero."""
+        return max(at - self._started, 0.0)
+
     def _settle(self, result: SearchResult) -> None:
         if not self.finished:
             self._result = result

@@ -93,7 +93,7 @@ class DxpSearch(SearchHandle):
         return self._engine._output_unread()
 
     def _complete(self, message: Move | GameEnd, at: float) -> None:
-        elapsed = at - self._started
+        elapsed = self._elapsed(at)
         if isinstance(message, GameEnd):
             if message.reason == GAME_END_RESIGN:
                 self._settle(SearchResult(None, resigned=True, elapsed=elapsed))

@@ -76,7 +76,7 @@ class HubSearch(SearchHandle):
     def _complete(self, line: HubLine, at: float) -> None:
         scale = score_scale(self._engine.config)
         infos = tuple(parse_info(fields, scale) for fields in self._infos)
-        elapsed = at - self._started
+        elapsed = self._elapsed(at)
         move = line.fields.get("move")
         if "resign" in line.flags:
             self._settle(SearchResult(None, True, False, None, infos, elapsed, self._stop_sent))

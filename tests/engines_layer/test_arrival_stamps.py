@@ -15,6 +15,8 @@ from engine_layer_support import ENGLISH_START, hub_config
 
 from arbiter.engines import HubEngine, MoveTime, SearchResult
 from arbiter.engines.arrival import ArrivalClock, enable_stamps, receive, stamped_stream
+from arbiter.engines.hub import HubSearch
+from arbiter.engines.hub_wire import parse_line
 from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 HOLD = 0.5  # seconds no other thread of the arbiter may run
@@ -179,3 +181,15 @@ async def dxp_message_while_held() -> tuple[float, float, float]:
 def test_a_dxp_message_is_timed_at_its_arrival_even_when_the_reader_thread_could_not_run() -> None:
     sent, at, released = asyncio.run(dxp_message_while_held())
     assert sent <= at < released
+
+
+def test_an_answer_stamped_a_hair_before_its_command_is_charged_zero_not_negative_time() -> None:
+    # Putting the kernel's wall-clock stamp on the monotonic clock can land an instant answer a fraction
+    # of a microsecond before the moment `go` was written; the clock refuses negative time, so the
+    # search must not hand it one.
+    search = HubSearch(HubEngine(hub_config("instant_hub.py")), started=100.0)
+    search._complete(parse_line("done move=11-15"), at=100.0 - 7e-7)
+    result = asyncio.run(search.wait(0.0))
+    assert result is not None
+    assert result.move == "11-15"
+    assert result.elapsed == 0.0
