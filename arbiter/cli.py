@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import sqlite3
 import sys
-from importlib import metadata
 
 import typer
 
@@ -43,6 +42,8 @@ def _show_version(value: bool) -> None:
 
 def package_version() -> str:
     """The installed package's version (pyproject.toml's)."""
+    from importlib import metadata  # about 60 ms of start-up: only for --version
+
     try:
         return metadata.version("arbiter")
     except metadata.PackageNotFoundError:

@@ -23,7 +23,6 @@ import typer
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
 from arbiter.publishing.pdn_export import export_tournament
-from arbiter.publishing.pdn_import import ImportRefused, import_pdn
 from arbiter.report.files import write_atomic
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError
@@ -205,6 +204,7 @@ def import_command(
         # Before the database is opened, so that a mistyped file name creates no empty database.
         typer.echo(f"error: {file}: no such PDN file", err=True)
         raise typer.Exit(2)
+    from arbiter.publishing.pdn_import import ImportRefused, import_pdn
     from arbiter.store import TournamentStore  # the ORM: an import stores games in batches
 
     try:
