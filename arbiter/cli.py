@@ -5,14 +5,10 @@ from __future__ import annotations
 import importlib
 import sqlite3
 import sys
-from importlib import metadata
 
 import typer
-from sqlalchemy.exc import DBAPIError
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate_command_line
-
-DatabaseFailure = (sqlite3.DatabaseError, DBAPIError)
 
 app = typer.Typer(
     name="arbiter",
@@ -46,6 +42,8 @@ def _show_version(value: bool) -> None:
 
 def package_version() -> str:
     """The installed package's version (pyproject.toml's)."""
+    from importlib import metadata  # about 60 ms of start-up: only for --version
+
     try:
         return metadata.version("arbiter")
     except metadata.PackageNotFoundError:
@@ -75,7 +73,9 @@ def main() -> None:
         raise SystemExit(2) from None
     try:
         app(args=args, prog_name="arbiter")
-    except DatabaseFailure as exc:
+    except Exception as exc:
+        if not is_database_failure(exc):
+            raise
         # SQLite failing under a command (damage beyond the check made on opening, an I/O error): a
         # message, not a traceback.
         reason = getattr(exc, "orig", None) or exc
@@ -84,6 +84,15 @@ def main() -> None:
             err=True,
         )
         raise SystemExit(1) from None
+
+
+def is_database_failure(exc: BaseException) -> bool:
+    """SQLite failing, straight from sqlite3 or through SQLAlchemy (loaded only by the commands that
+    use the ORM: a match never imports it just to recognise its errors)."""
+    if isinstance(exc, sqlite3.DatabaseError):
+        return True
+    orm_errors = sys.modules.get("sqlalchemy.exc")
+    return orm_errors is not None and isinstance(exc, orm_errors.DBAPIError)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from rich.text import Text
 from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import standings_table
 from arbiter.referee.record import GameRecord, Termination, Winner
-from arbiter.store import Event, EventKind, TournamentStore
+from arbiter.store import Event, EventKind, RunStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
@@ -43,7 +43,7 @@ class LiveView:
 
     def __init__(
         self,
-        store: TournamentStore,
+        store: RunStore,
         console: Console | None = None,
         *,
         standings_every: float = STANDINGS_EVERY_SECONDS,

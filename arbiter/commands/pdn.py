@@ -23,10 +23,9 @@ import typer
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
 from arbiter.publishing.pdn_export import export_tournament
-from arbiter.publishing.pdn_import import ImportRefused, import_pdn
 from arbiter.report.files import write_atomic
 from arbiter.rules import UnknownVariantError, get_variant
-from arbiter.store import StoreError, TournamentStore
+from arbiter.store import RunStore, StoreError
 
 pdn_app = typer.Typer(help="Read, check and write PDN game files.", no_args_is_help=True)
 
@@ -154,7 +153,7 @@ def export_command(
 ) -> None:
     """Write every stored game of a tournament as PDN; unfinished games have the result `*`."""
     try:
-        with TournamentStore.open(database, read_only=True) as store:
+        with RunStore.open(database, read_only=True) as store:
             exported = export_tournament(store, tournament)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -205,6 +204,9 @@ def import_command(
         # Before the database is opened, so that a mistyped file name creates no empty database.
         typer.echo(f"error: {file}: no such PDN file", err=True)
         raise typer.Exit(2)
+    from arbiter.publishing.pdn_import import ImportRefused, import_pdn
+    from arbiter.store import TournamentStore  # the ORM: an import stores games in batches
+
     try:
         with TournamentStore.open(database) as store:
             report = import_pdn(store, file, name, ReadOptions(default_variant=variant))

@@ -14,7 +14,7 @@ from rich.table import Table
 from arbiter.commands.sprt_view import signed
 from arbiter.commands.standings import output_console
 from arbiter.engines.params import EngineIdentity
-from arbiter.store import StoreError, TournamentStore
+from arbiter.store import StoreError
 from arbiter.tournament.ratings import RatedGame, RatingError, RatingList, fit_ratings
 
 
@@ -97,6 +97,8 @@ def collect_games(paths: Sequence[Path]) -> CollectedGames:
     """
     found: list[_Found] = []
     seen: dict[str, set[str]] = {}
+    from arbiter.store import TournamentStore  # the ORM, for the engines' identities
+
     tournaments = 0
     for number, path in enumerate(paths):
         with TournamentStore.open(path, create=False) as store:

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import typer
 
-from arbiter.report import SiteError
-from arbiter.report.store_site import StoreSite
 from arbiter.store import StoreError
 
 
@@ -23,6 +21,10 @@ def report_command(
     """Write the site of a tournament: standings, crosstable, ratings, every game to replay, PDN.
 
     Run again on the same folder, it writes what the games stored since its last run changed."""
+    # The site's modules (templates, the ORM) load only when a site is written.
+    from arbiter.report import SiteError
+    from arbiter.report.store_site import StoreSite
+
     site = StoreSite(database, out, tournament, workers=os.cpu_count() or 1, read_only=True)
     try:
         built = site.refresh(full=full)

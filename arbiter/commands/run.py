@@ -28,7 +28,7 @@ from arbiter.report.files import check_writable_folder
 from arbiter.report.inputs import SiteError
 from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
-from arbiter.store import StoreError, TournamentStore
+from arbiter.store import RunStore, StoreError
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
     Adjudication,
@@ -375,7 +375,7 @@ def _execute(
     if checked:
         # A database that cannot be written (or is damaged) is said so before any engine is started.
         try:
-            TournamentStore.open(config.database, create=False).close()
+            RunStore.open(config.database, create=False).close()
         except StoreError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
@@ -384,7 +384,7 @@ def _execute(
         runner.checked = _preflight(config, engines, log_dir)
     try:
         # Checked for damage above already (a whole read of the file): not read through again.
-        store = TournamentStore.open(config.database, create=True, check=not checked)
+        store = RunStore.open(config.database, create=True, check=not checked)
         lock.acquire()
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
@@ -463,7 +463,7 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
     return True
 
 
-def _write_pdn(store: TournamentStore, tournament_id: int, out: Path) -> None:
+def _write_pdn(store: RunStore, tournament_id: int, out: Path) -> None:
     from arbiter.publishing.pdn_export import export_tournament
     from arbiter.report.files import write_atomic
 
@@ -484,7 +484,7 @@ def _resume_advice(database: Path) -> str:
     )
 
 
-async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str | None) -> RunSummary:
+async def _play(runner: TournamentRunner, store: RunStore, scheduler: str | None) -> RunSummary:
     """The run itself: here, or with the games played on a Dask cluster's workers."""
     if scheduler is None:
         return await runner.run(store)
@@ -494,7 +494,7 @@ async def _play(runner: TournamentRunner, store: TournamentStore, scheduler: str
 
 
 def _start_publisher(
-    runner: TournamentRunner, store: TournamentStore, out: Path, tournament_id: int
+    runner: TournamentRunner, store: RunStore, out: Path, tournament_id: int
 ) -> Publisher:
     """The site is published by a child process (see `arbiter.report.publisher`): the runner only
     tells it that a game was stored, and hands it the moves of the games being played."""
@@ -508,7 +508,7 @@ def _start_publisher(
 
 
 def _print_summary(
-    console: Console, store: TournamentStore, summary: RunSummary, report: Path | None
+    console: Console, store: RunStore, summary: RunSummary, report: Path | None
 ) -> None:
     result = stored_standings(store, summary.tournament_id)
     console.print(standings_table(result))

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.running.runner import RunObserver
-from arbiter.store import Event, TournamentStore
+from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import elo_from_wdl
@@ -156,11 +156,11 @@ def game_json(game: PlannedGame, record: GameRecord) -> dict[str, object]:
     }
 
 
-def finished_event(database: Path, name: str) -> tuple[TournamentStore, int] | None:
+def finished_event(database: Path, name: str) -> tuple[RunStore, int] | None:
     """The open store and id of a finished event of this name in ``database``, if there is one."""
     if not database.exists():
         return None
-    store = TournamentStore.open(database, create=False)
+    store = RunStore.open(database, create=False)
     for info in reversed(store.tournaments()):
         if info.name == name:
             if info.status.value == "finished":

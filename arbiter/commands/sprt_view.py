@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from arbiter.store import TournamentStore
+from arbiter.store import RunStore
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.stats import EloEstimate, SprtDecision
@@ -52,7 +52,7 @@ def sprt_line(status: SprtStatus) -> str:
     return " · ".join(parts)
 
 
-def stored_sprt_status(store: TournamentStore, tournament_id: int) -> SprtStatus | None:
+def stored_sprt_status(store: RunStore, tournament_id: int) -> SprtStatus | None:
     """The SPRT of a stored match, from its configuration and finished games; None when it has none
     (or its configuration cannot be read any more)."""
     info = store.tournament(tournament_id)

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
-from arbiter.store import StoreError, TournamentInfo, TournamentStore
+from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
@@ -42,7 +42,7 @@ def standings_command(
         typer.echo(f"error: --scoring: {exc}", err=True)
         raise typer.Exit(2) from None
     try:
-        with TournamentStore.open(database, read_only=True) as store:
+        with RunStore.open(database, read_only=True) as store:
             if list_only:
                 console.print(tournament_list(store.tournaments()))
                 return

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from arbiter.commands.sprt_view import estimate_text
-from arbiter.store import StoreError, TournamentStore
+from arbiter.store import StoreError
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.sprt_status import sprt_status
 from arbiter.tournament.stats import (
@@ -117,6 +117,8 @@ def _number(value: float | str | None, default: float) -> float:
 def _from_database(
     path: Path, reference: str | None, given: dict[str, float | str | None]
 ) -> tuple[SprtSettings, tuple[int, ...], str]:
+    from arbiter.store import TournamentStore  # the ORM, for the players
+
     with TournamentStore.open(path, create=False) as store:
         info = store.find_tournament(reference)
         players = [engine.name for engine in store.engines(info.id)]

@@ -38,7 +38,7 @@ from arbiter.engines import EngineConfig
 from arbiter.referee.record import GameRecord
 from arbiter.referee.setup import GameSetup
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
-from arbiter.store import Event, EventKind, TournamentStore
+from arbiter.store import Event, EventKind, RunStore
 from arbiter.tournament.config import TournamentConfig, bundled_command
 from arbiter.tournament.schedule import PlannedGame
 
@@ -120,7 +120,7 @@ class DaskGames:
 
     # ------------------------------------------------------------------ RemoteGames
 
-    async def preflight(self, runner: TournamentRunner, store: TournamentStore, tournament_id: int) -> None:
+    async def preflight(self, runner: TournamentRunner, store: RunStore, tournament_id: int) -> None:
         """Probe every engine on every worker that plays games; refuse the run if one cannot start one."""
         config = runner.config
         self._engines = engine_orders(config, list(runner.engines.values()))
@@ -354,7 +354,7 @@ def engine_orders(config: TournamentConfig, engines: list[EngineConfig]) -> dict
     return orders
 
 
-def task_prefix(store: TournamentStore, tournament_id: int) -> str:
+def task_prefix(store: RunStore, tournament_id: int) -> str:
     """Names this tournament's tasks on the scheduler: the same on every resume of this tournament of
     this database, different for any other, so two runs sharing a scheduler never share a task."""
     info = store.tournament(tournament_id)
@@ -405,7 +405,7 @@ def _task_failure(game: str, exc: Exception) -> str:
     return f"game {game} failed on a worker: {type(exc).__name__}: {exc}"
 
 
-async def run_on_cluster(runner: TournamentRunner, store: TournamentStore, address: str) -> RunSummary:
+async def run_on_cluster(runner: TournamentRunner, store: RunStore, address: str) -> RunSummary:
     """Run a tournament with its games played on the workers of the Dask scheduler at ``address``."""
     async with DaskGames(address) as games:
         runner.remote = games

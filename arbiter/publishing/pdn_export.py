@@ -24,9 +24,9 @@ from arbiter.referee.record import (
 from arbiter.rules import Color, Move, Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.fen import FenError
 from arbiter.store import (
+    RunStore,
     StoredGame,
     TournamentInfo,
-    TournamentStore,
 )
 
 # The format of a tournament that `pdn_import` filled from a PDN file.
@@ -205,7 +205,7 @@ def _stored_pdn_game(info: TournamentInfo, stored: StoredGame) -> tuple[PdnGame,
     return game, replayed
 
 
-def export_tournament(store: TournamentStore, reference: str | int | None = None) -> ExportedTournament:
+def export_tournament(store: RunStore, reference: str | int | None = None) -> ExportedTournament:
     """Every stored game of the tournament `reference` (id or name; the latest when None) as PDN."""
     info = store.find_tournament(reference)
     games: list[PdnGame] = []

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arbiter.notation.movetext import format_hub, format_pdn
 from arbiter.notation.pdn import PdnReader, ReadOptions
@@ -39,9 +40,11 @@ from arbiter.store import (
     PlayerEntry,
     TournamentInfo,
     TournamentStatus,
-    TournamentStore,
 )
 from arbiter.tournament.schedule import GameKey, PlannedGame
+
+if TYPE_CHECKING:
+    from arbiter.store import TournamentStore
 
 # --- PDN to records -----------------------------------------------------------------------------------
 

@@ -55,9 +55,9 @@ from arbiter.store import (
     EventKind,
     GameAlreadyRecordedError,
     PlayerEntry,
+    RunStore,
     StoreError,
     TournamentStatus,
-    TournamentStore,
 )
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
@@ -137,7 +137,7 @@ GameWatch = Callable[[PlannedGame], GameObserver]
 class _Seating(NamedTuple):
     """What every seat of one run shares."""
 
-    store: TournamentStore
+    store: RunStore
     tournament_id: int
     queue: asyncio.Queue[PlannedGame]
     summary: RunSummary
@@ -146,7 +146,7 @@ class _Seating(NamedTuple):
 class RemoteGames(Protocol):
     """Plays the runner's games somewhere else than in this process (on a cluster's workers)."""
 
-    async def preflight(self, runner: TournamentRunner, store: TournamentStore, tournament_id: int) -> None:
+    async def preflight(self, runner: TournamentRunner, store: RunStore, tournament_id: int) -> None:
         """Check, before any game, that the games can be played there; raise ``RunError`` if not."""
         ...
 
@@ -202,7 +202,7 @@ class TournamentRunner:
 
     # ------------------------------------------------------------------ set-up
 
-    def open_tournament(self, store: TournamentStore) -> int:
+    def open_tournament(self, store: RunStore) -> int:
         """The tournament's id in the store: the existing one of this name (resume) or a new one."""
         config_json = self.config.model_dump_json()
         wanted = _event_settings(self.config)
@@ -232,7 +232,7 @@ class TournamentRunner:
             scoring=scheme_named(self.config.scoring),
         )
 
-    async def preflight(self, store: TournamentStore, tournament_id: int) -> None:
+    async def preflight(self, store: RunStore, tournament_id: int) -> None:
         """Start each engine once: refuse the run when one cannot play the variant or rejects a setting.
 
         An engine that fails to start is only noted: its games are forfeited, the event goes on.
@@ -267,7 +267,7 @@ class TournamentRunner:
 
     # ------------------------------------------------------------------ running
 
-    async def run(self, store: TournamentStore, *, handle_signals: bool = True) -> RunSummary:
+    async def run(self, store: RunStore, *, handle_signals: bool = True) -> RunSummary:
         tournament_id = self.open_tournament(store)
         done_keys = store.finished_keys(tournament_id)
         games = self.plan.schedule.games
@@ -452,7 +452,7 @@ class TournamentRunner:
 
     def _store_late_faults(
         self,
-        store: TournamentStore,
+        store: RunStore,
         tournament_id: int,
         pool: dict[str, EngineClient],
         last_game: dict[str, GameKey],
@@ -558,14 +558,14 @@ class TournamentRunner:
     def _sprt_pending(self) -> bool:
         return self.sprt is not None and self.config.format == "match" and not self._decided
 
-    def _check_sprt(self, store: TournamentStore, tournament_id: int) -> None:
+    def _check_sprt(self, store: RunStore, tournament_id: int) -> None:
         """For a two-engine match with an SPRT: tell where it stands, and stop starting games once it
         has decided. The decision stands: games still running then finish and are stored, but the
         test is over."""
         if self._sprt_pending():
             self._apply_sprt(self._sprt_of(store, tournament_id))
 
-    def _sprt_of(self, store: TournamentStore, tournament_id: int) -> SprtStatus:
+    def _sprt_of(self, store: RunStore, tournament_id: int) -> SprtStatus:
         """The test on the games stored so far (touches nothing of the runner: it runs in a thread)."""
         assert self.sprt is not None
         first, second = list(self.engines)

@@ -1,4 +1,10 @@
-"""The tournament store: SQLite through SQLModel, one transaction per finished game."""
+"""The tournament store: SQLite, one transaction per finished game.
+
+`RunStore` is what a running event uses, on sqlite3 alone; `TournamentStore` adds the ORM's reads and
+writes (SQLModel, SQLAlchemy), and is loaded only when a command names it: a match never pays for it.
+"""
+
+from typing import TYPE_CHECKING
 
 from arbiter.store.errors import (
     GameAlreadyRecordedError,
@@ -19,8 +25,20 @@ from arbiter.store.models import (
     TournamentInfo,
     TournamentStatus,
 )
-from arbiter.store.store import TournamentStore
-from arbiter.store.tables import SCHEMA_VERSION
+from arbiter.store.run_store import RunStore
+from arbiter.store.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from arbiter.store.store import TournamentStore
+
+
+def __getattr__(name: str) -> object:
+    if name == "TournamentStore":
+        from arbiter.store.store import TournamentStore
+
+        return TournamentStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -30,6 +48,7 @@ __all__ = [
     "GameLine",
     "GameMismatchError",
     "PlayerEntry",
+    "RunStore",
     "StoreDamagedError",
     "StoreError",
     "StoreNotFoundError",

@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
-
-from sqlalchemy import Row
+from typing import TYPE_CHECKING, Any
 
 from arbiter.referee.record import (
     EngineInfo,
@@ -21,7 +19,16 @@ from arbiter.referee.record import (
     Winner,
 )
 from arbiter.store.records import GameKey, ScheduledGame
-from arbiter.store.tables import GameRow, MoveRow
+
+if TYPE_CHECKING:
+    # Only named in annotations: a running match writes and reads rows without the ORM, as plain rows
+    # that name the same columns (`arbiter.store.run_store`).
+    from sqlalchemy import Row
+
+    from arbiter.store.tables import GameRow, MoveRow
+
+    # A move's row: the ORM's, or a plain SQL row that names the same columns.
+    MoveColumns = MoveRow | Row[Any]
 
 
 def dump_json(value: Any) -> str | None:
@@ -122,10 +129,6 @@ def move_columns(game_id: int, move: MoveRecord) -> dict[str, Any]:
 
 def game_key_of(row: GameRow) -> GameKey:
     return GameKey(round=row.round, board=row.board, game=row.game_number)
-
-
-# A move's row: the ORM's, or a plain SQL row that names the same columns.
-MoveColumns = MoveRow | Row[Any]
 
 
 def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:

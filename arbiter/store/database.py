@@ -13,11 +13,6 @@ import contextlib
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from sqlalchemy import URL, Engine, create_engine, event
-from sqlalchemy.engine import Connection
-from sqlmodel import Session
 
 from arbiter.store.errors import (
     StoreDamagedError,
@@ -26,42 +21,51 @@ from arbiter.store.errors import (
     StoreReadOnlyError,
     StoreVersionError,
 )
-from arbiter.store.tables import APPLICATION, SCHEMA_VERSION, MetaRow, StoreModel
+from arbiter.store.schema import APPLICATION, DDL, SCHEMA_VERSION
 
 BUSY_TIMEOUT_SECONDS = 30.0
-_WRITE_OPTION = "arbiter_write"
 # A database opened for reading only is checked for damage (SQLite's quick_check, about 5 ms a MiB)
 # up to this size; a larger one is checked by `arbiter db check` and by every `arbiter run`.
 READER_CHECK_LIMIT_BYTES = 256 * 1024 * 1024
 # How many of the problems SQLite finds are named in an error (`arbiter db check` lists them all).
 NAMED_PROBLEMS = 5
 
+Connector = Callable[[], sqlite3.Connection]
+"""Makes a new connection to one checked database, set up as every connection to it must be."""
 
-def open_engines(
-    path: Path, *, create: bool, read_only: bool = False, check: bool = True
-) -> tuple[Engine, Engine]:
-    """The (reader, writer) engines of the database at `path`, after checking it is an arbiter database
-    of this schema version, undamaged. With `create`, a missing or empty file becomes a new database.
+
+def open_database(path: Path, *, create: bool, read_only: bool = False, check: bool = True) -> Connector:
+    """How to connect to the database at `path`, after checking it is an arbiter database of this
+    schema version, undamaged. With `create`, a missing or empty file becomes a new database.
 
     With `read_only` the file is only read (it may be on read-only storage); otherwise it must be
     writable. `check` False skips the damage check (a reader that opens the file after every game).
+    Only the standard library's sqlite3 is used: a running match never loads the ORM.
     """
     if read_only:
-        uri = _check_read_only(path, check=check)
-        reader = create_engine("sqlite://", creator=_connector(uri))
-        event.listen(reader, "begin", _begin)
-        return reader, reader
+        return _connector(_check_read_only(path, check=check))
     is_new = _check_file(path, create=create, check=check)
-    reader = create_engine(
-        URL.create("sqlite", database=str(path)),
-        connect_args={"timeout": BUSY_TIMEOUT_SECONDS, "isolation_level": None, "check_same_thread": False},
-    )
-    event.listen(reader, "connect", _configure_connection)
-    event.listen(reader, "begin", _begin)
-    writer = reader.execution_options(**{_WRITE_OPTION: True})
+    connect = _writable_connector(path)
     if is_new:
-        _create_schema(writer)
-    return reader, writer
+        _create_schema(connect)
+    return connect
+
+
+def _writable_connector(path: Path) -> Connector:
+    def connect() -> sqlite3.Connection:
+        connection = sqlite3.connect(
+            str(path), timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=FULL")
+            connection.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error:
+            connection.close()
+            raise
+        return connection
+
+    return connect
 
 
 def _check_file(path: Path, *, create: bool, check: bool = True) -> bool:
@@ -165,7 +169,7 @@ def _check_schema(path: Path, uri: str, *, check: bool | None) -> bool:
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
             return True
-        if MetaRow.__tablename__ not in tables:
+        if "meta" not in tables:
             raise StoreVersionError(path, None, SCHEMA_VERSION, "it has no meta table")
         meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
         if check or (check is False and path.stat().st_size <= READER_CHECK_LIMIT_BYTES):
@@ -252,27 +256,24 @@ def _migrate_from_1(path: Path) -> None:
         connection.close()
 
 
-def _create_schema(writer: Engine) -> None:
-    with Session(writer) as session, session.begin():
-        StoreModel.metadata.create_all(session.connection())
-        session.add(MetaRow(key="application", value=APPLICATION))
-        session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
-
-
-def _configure_connection(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
+def _create_schema(connect: Connector) -> None:
+    """The tables of `arbiter.store.schema` and the meta rows, in one transaction."""
+    connection = connect()
     try:
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=FULL")
-        cursor.execute("PRAGMA foreign_keys=ON")
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in DDL:
+                connection.execute(statement)
+            connection.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [("application", APPLICATION), ("schema_version", str(SCHEMA_VERSION))],
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
     finally:
-        cursor.close()
-
-
-def _begin(connection: Connection) -> None:
-    # The driver runs in autocommit mode (isolation_level None), so the transaction starts here.
-    immediate = connection.get_execution_options().get(_WRITE_OPTION, False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        connection.close()
 
 
 def damage_report(path: Path) -> list[str]:

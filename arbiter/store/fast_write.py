@@ -3,8 +3,8 @@
 The runner stores every game as it ends, one transaction each; through the ORM that cost several
 milliseconds of CPU a game, more than the referee spends on all its moves. The common case (a new key in
 a known tournament) is written here with a few plain statements inside the caller's transaction; any
-other case (an unknown tournament, a key already stored) is left to the ORM path, which knows what to
-say about it.
+other case (an unknown tournament, a key already stored) is left to the caller (`RunStore.record_game`),
+which knows what to say about it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,19 @@ def _insert_sql(table: str, names: tuple[str, ...]) -> str:
         sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
         _INSERTS[(table, names)] = sql
     return sql
+
+
+def insert_row(connection: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
+    """Insert one row; its row id."""
+    rowid = connection.execute(_insert_sql(table, tuple(row)), tuple(row.values())).lastrowid
+    assert rowid is not None
+    return rowid
+
+
+def insert_rows(connection: sqlite3.Connection, table: str, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert rows that name the same columns, in one statement run for each."""
+    if rows:
+        connection.executemany(_insert_sql(table, tuple(rows[0])), [tuple(row.values()) for row in rows])
 
 
 def insert_new_game(
@@ -53,16 +66,9 @@ def insert_new_game(
     ).fetchone()
     columns = game_columns(tournament_id, planned, record)
     columns["revision"] = int(highest or 0) + 1
-    names = tuple(columns)
-    cursor = connection.execute(_insert_sql("game", names), tuple(columns.values()))
-    game_id = cursor.lastrowid
-    assert game_id is not None
-    if record.moves:
-        rows = [move_columns(game_id, move) for move in record.moves]
-        connection.executemany(_insert_sql("move", tuple(rows[0])), [tuple(row.values()) for row in rows])
-    if events:
-        rows = [{**event, "game_id": game_id} for event in events]
-        connection.executemany(_insert_sql("event", tuple(rows[0])), [tuple(row.values()) for row in rows])
+    game_id = insert_row(connection, "game", columns)
+    insert_rows(connection, "move", [move_columns(game_id, move) for move in record.moves])
+    insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
     connection.execute(
         "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)
     )

@@ -13,11 +13,8 @@ from sqlalchemy import Index, UniqueConstraint
 from sqlalchemy.orm import registry
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 2
-"""Raise when a table or column changes; a database of another version is refused, not guessed at."""
-
-APPLICATION = "arbiter"
-"""The `application` value of the meta table: what tells an arbiter database from any other SQLite file."""
+from arbiter.store.schema import APPLICATION as APPLICATION
+from arbiter.store.schema import SCHEMA_VERSION as SCHEMA_VERSION
 
 
 class StoreModel(SQLModel, registry=registry()):
@@ -182,3 +179,18 @@ class EventRow(StoreModel, table=True):
 
 
 TABLES = [MetaRow, TournamentRow, EngineRow, GameRow, MoveRow, EventRow]
+
+
+def metadata_ddl() -> list[str]:
+    """The statements SQLAlchemy's `create_all` runs for these tables on SQLite, in its order: what
+    `arbiter.store.schema.DDL` must equal."""
+    from sqlalchemy.dialects import sqlite
+    from sqlalchemy.schema import CreateIndex, CreateTable
+
+    dialect = sqlite.dialect()
+    statements = []
+    for table in StoreModel.metadata.sorted_tables:
+        statements.append(str(CreateTable(table).compile(dialect=dialect)))
+        for index in sorted(table.indexes, key=lambda index: str(index.name)):
+            statements.append(str(CreateIndex(index).compile(dialect=dialect)))
+    return statements

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arbiter.referee.record import Winner
-from arbiter.store import StoreError, TournamentInfo, TournamentStore
+from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.store.records import FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.piece_scoring import PieceScoringError, winner_pieces
 from arbiter.tournament.standings import Crosstable, Standing, crosstable, standings
@@ -33,7 +33,7 @@ class TournamentStandings:
 
 
 def stored_standings(
-    store: TournamentStore, tournament_id: int, scheme: ScoringScheme | None = None
+    store: RunStore, tournament_id: int, scheme: ScoringScheme | None = None
 ) -> TournamentStandings:
     """The standings and crosstable of a tournament, scored by `scheme` (default: the tournament's).
 
@@ -61,7 +61,7 @@ def stored_standings(
     )
 
 
-def _piece_results(store: TournamentStore, tournament_id: int) -> list[FinishedGame]:
+def _piece_results(store: RunStore, tournament_id: int) -> list[FinishedGame]:
     """The finished games with the winner's pieces left, replayed from their moves (piece-count
     scoring needs the final position, which the game table does not hold)."""
     results: list[FinishedGame] = []

@@ -1,0 +1,89 @@
+"""A match loads only what it uses: the ORM, the site's templates, the cluster and the test-only rules
+library stay out of the `arbiter match` process (they cost it most of its memory and start-up)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+# Runs the command as `arbiter` does, and writes the modules loaded when the process exits.
+HOOK = """
+import atexit, sys
+from pathlib import Path
+out = Path(sys.argv.pop(1))
+atexit.register(lambda: out.write_text("\\n".join(sorted(sys.modules))))
+sys.argv[0] = "arbiter"
+from arbiter.cli import main
+main()
+"""
+
+# Packages a match must not load, and the arbiter's own modules that would bring them.
+HEAVY = ("sqlalchemy", "sqlmodel", "jinja2", "distributed", "dask", "draughts")
+ORM_AND_SITE = ("arbiter.store.store", "arbiter.store.tables", "arbiter.store.orm", "arbiter.report.site")
+
+
+def loaded_by(args: list[str], tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    modules = tmp_path / "modules.txt"
+    done = subprocess.run(
+        [sys.executable, "-c", HOOK, str(modules), *args],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    return done, set(modules.read_text().split()) if modules.exists() else set()
+
+
+def heavy_among(modules: set[str]) -> list[str]:
+    return sorted(
+        name
+        for name in modules
+        if name.split(".")[0] in HEAVY or any(name == m or name.startswith(m + ".") for m in ORM_AND_SITE)
+    )
+
+
+def test_a_match_stores_its_games_without_loading_the_orm_the_templates_or_the_cluster(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "m.sqlite"
+    done, modules = loaded_by(
+        ["match", "random", "greedy", "--games", "2", "--max-plies", "20", "--db", str(database)], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "finished: 2/2 games" in done.stdout
+    assert "arbiter.store.run_store" in modules  # the hook saw the match's process
+    assert heavy_among(modules) == []
+    # What it stored reads back through the ORM, as every other command reads it.
+    from arbiter.store import TournamentStore
+
+    with TournamentStore.open(database, create=False) as store:
+        info = store.find_tournament()
+        assert len(list(store.games_since(info.id))) == 2
+
+
+def test_the_standings_of_a_match_are_read_without_the_orm(tmp_path: Path) -> None:
+    database = tmp_path / "m.sqlite"
+    done, _ = loaded_by(
+        ["match", "random", "greedy", "--games", "2", "--max-plies", "10", "--db", str(database)], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    done, modules = loaded_by(["standings", str(database)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "random vs greedy" in done.stdout
+    assert heavy_among(modules) == []
+
+
+def test_every_command_is_still_listed_and_a_report_still_loads_its_templates(tmp_path: Path) -> None:
+    done, modules = loaded_by(["--help"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    for command in ("match", "run", "standings", "report", "pdn", "stats", "ratings", "db", "serve"):
+        assert command in done.stdout
+    assert heavy_among(modules) == []
+    database = tmp_path / "m.sqlite"
+    match = ["match", "random", "greedy", "--games", "2", "--max-plies", "10", "--db", str(database)]
+    loaded_by(match, tmp_path)
+    done, modules = loaded_by(["report", str(database), "--out", str(tmp_path / "site")], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert {"jinja2", "sqlalchemy", "arbiter.report.site"} <= modules
