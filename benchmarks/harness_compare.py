@@ -8,20 +8,25 @@ plays a match of two copies of its engine, at each concurrency, as a command of 
 
 - harness CPU per ply: the CPU time of the harness process itself (every thread of it, none of its
   children), read from ``/proc/PID/stat`` once it has exited and before it is reaped, divided by the
-  plies played;
+  plies played. It is counted in clock ticks of 10 ms: fastchess spends some tens of them on 200
+  games, so give it more games for a closer figure;
 - time added per move: the engines note, on the machine's monotonic clock, when they wrote each move
   and when they read each ``go``; the time from one engine's move to the other engine's ``go`` for the
   position that move led to is what the harness added (reading the move, judging it, clocks, record,
   writing the next command, and waiting for a CPU on a busy machine);
-- games and plies per second: over the wall time of the whole command, start-up included (the
-  arbiter's random engines may end a game before the limit, so plies per second is the fairer figure);
+- games per second: over the wall time of the whole command, start-up and shut-down included;
+- plies per second while playing: from the engines' first ``go`` to their last move, so without the
+  harness's start-up and shut-down (fastchess, for one, looks for the end of its games once a second,
+  which rounds its whole command up to a second), and in plies because the arbiter's random engines
+  may end a game before the limit;
 - peak memory: the high-water mark of the harness program's resident set (``VmHWM`` of
   ``/proc/PID/status``, which only grows), read every 10 ms while it runs. Not ``ru_maxrss``: a child
   keeps the high-water mark of the process it was forked from, this script, across ``exec``, so a
   harness smaller than the script would be shown at the script's size.
 
 Games last about 52 plies: the arbiter adjudicates a draw at ``--max-plies`` (its random engines may
-end a game earlier), the chess harnesses at ``-maxmoves`` (the UCI engine never ends a game itself).
+end a game earlier); the UCI engine repeats a position for the third time at ply 52, and the chess
+harnesses end the game there as a draw by repetition (see ``instant_uci.c`` for why not ``-maxmoves``).
 Every harness keeps every game: the arbiter in its SQLite file, the chess harnesses in a PGN file
 (``-pgnout``). The plies are counted from that record (the database, the PGN's ``PlyCount`` tags), and
 how each game ended is read from it or from the harness's ``Finished game`` lines: a game that did not
@@ -60,7 +65,7 @@ TIME_CONTROL = "60+1"  # a clock far longer than the games: no engine is ever sh
 # How a game may end without spoiling the figures: at the ply limit, or (the arbiter's random engines)
 # by the rules. Anything else (a forfeit, a crash, an illegal move) is reported as a problem.
 ARBITER_ENDS = {"max_length", "no_pieces", "no_legal_moves", "repetition", "move_count_rule"}
-CHESS_END = "1/2-1/2 {Draw by adjudication}"
+CHESS_END = "1/2-1/2 {Draw by 3-fold repetition}"  # at ply 52: see instant_uci.c
 FINISHED = re.compile(r"^Finished game \d+ \([^)]*\): (.*)$", re.MULTILINE)
 PLY_COUNT = re.compile(r'^\[PlyCount "(\d+)"\]', re.MULTILINE)
 PR_SET_CHILD_SUBREAPER = 36
@@ -75,6 +80,7 @@ class Run:
     games: int
     plies: int
     wall: float
+    playing: float  # seconds from the first go to the last move
     cpu: float
     peak_rss_mb: float
     added: list[float]  # seconds, one per move answered by a go
@@ -91,7 +97,7 @@ class Run:
 
     @property
     def plies_per_second(self) -> float:
-        return self.plies / self.wall
+        return self.plies / max(self.playing, 1e-9)
 
 
 def compile_engine(source: str, folder: Path) -> Path:
@@ -140,7 +146,6 @@ def harness_command(
             "-each", f"tc={TIME_CONTROL}",
             "-rounds", str(games), "-games", "1",
             "-concurrency", str(concurrency), "-force-concurrency",  # the asked concurrency, as the others
-            "-maxmoves", str(MAX_PLIES // 2),
             "-pgnout", "file=games.pgn",
             "-autosaveinterval", "0",
         ]  # fmt: skip
@@ -151,7 +156,6 @@ def harness_command(
         "-each", f"tc={TIME_CONTROL}",
         "-games", str(games),
         "-concurrency", str(concurrency),
-        "-maxmoves", str(MAX_PLIES // 2),
         "-pgnout", "games.pgn",
     ]  # fmt: skip
 
@@ -193,8 +197,9 @@ class PeakMemory:
         return self._peak_kb / 1024
 
 
-def read_stamps(folder: Path) -> tuple[int, list[float]]:
-    """(moves sent, seconds from each move to the go it led to) from the engines' notes."""
+def read_stamps(folder: Path) -> tuple[int, list[float], float]:
+    """(moves sent, seconds from each move to the go it led to, seconds from the first go to the last
+    move) from the engines' notes."""
     sends: dict[str, list[int]] = {}
     goes: list[tuple[str, int]] = []
     for path in folder.glob("*.stamps"):
@@ -214,7 +219,9 @@ def read_stamps(folder: Path) -> tuple[int, list[float]]:
         index = bisect.bisect_left(moved, go_at) - 1  # the latest move to this position before the go
         if index >= 0:
             added.append((go_at - moved[index]) / 1e9)
-    return sum(len(times) for times in sends.values()), added
+    first_go = min((at for _, at in goes), default=0)
+    last_move = max((times[-1] for times in sends.values()), default=first_go)
+    return sum(len(times) for times in sends.values()), added, (last_move - first_go) / 1e9
 
 
 def arbiter_record(folder: Path) -> tuple[int, Counter[str]]:
@@ -307,10 +314,10 @@ def run_once(harness: str, path: str, engine: Path, games: int, concurrency: int
             tail = (folder / "output.txt").read_text(errors="replace")[-3000:]
             sys.exit(f"error: {harness} exited with {process.returncode}:\n{' '.join(command)}\n{tail}")
         reap_leftovers()
-        sent, added = read_stamps(stamps)
+        sent, added, playing = read_stamps(stamps)
         plies, ends = arbiter_record(folder) if harness == "arbiter" else chess_record(folder)
         problems = doubts(harness, games, plies, sent, ends)
-        return Run(harness, concurrency, games, plies, wall, cpu, peak_mb, added, ends, problems)
+        return Run(harness, concurrency, games, plies, wall, playing, cpu, peak_mb, added, ends, problems)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -323,8 +330,8 @@ def describe(run: Run) -> str:
     return (
         f"{run.harness} c{run.concurrency}: {run.games} games, {run.plies} plies in {run.wall:.2f} s; "
         f"CPU {run.cpu:.2f} s = {run.cpu_per_ply_us:.0f} us a ply; {run.games_per_second:.1f} games/s, "
-        f"{run.plies_per_second:.0f} plies/s; peak RSS {run.peak_rss_mb:.1f} MB; added per move median "
-        f"{percentile(added, 0.5) * 1e6:.0f} us, 99th pct {percentile(added, 0.99) * 1e6:.0f} us "
+        f"{run.plies_per_second:.0f} plies/s while playing; peak RSS {run.peak_rss_mb:.1f} MB; added per "
+        f"move median {percentile(added, 0.5) * 1e6:.0f} us, 99th pct {percentile(added, 0.99) * 1e6:.0f} us "
         f"({len(added)} moves); ends: {', '.join(f'{n} x {end}' for end, n in run.ends.most_common())}"
         + "".join(f"\n  PROBLEM: {problem}" for problem in run.problems)
     )
@@ -342,12 +349,17 @@ def median_of(runs: list[Run], figure: str) -> float:
     return statistics.median(values)
 
 
+def ratio(ours: float, theirs: float) -> str:
+    # The CPU is counted in clock ticks (10 ms): a short run of a lean harness may show none.
+    return f"x{ours / theirs:.2f}" if theirs > 0 else "n/a (too short a run to measure)"
+
+
 FIGURES = [
     ("harness CPU per ply (us)", "cpu", "{:.0f}"),
     ("time added per move, median (us)", "added50", "{:.0f}"),
     ("time added per move, 99th pct (us)", "added99", "{:.0f}"),
     ("games per second", "gps", "{:.1f}"),
-    ("plies per second", "pps", "{:.0f}"),
+    ("plies per second while playing", "pps", "{:.0f}"),
     ("peak memory (MB)", "rss", "{:.1f}"),
 ]
 
@@ -365,7 +377,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     harnesses = [("arbiter", "")]
-    for name in ("fastchess", "cutechess"):
+    for name in ("cutechess", "fastchess"):
         path = getattr(args, name)
         if path:
             if shutil.which(path) is None:
@@ -402,7 +414,7 @@ def main() -> None:
         for concurrency in args.concurrency:
             ours, theirs = runs[("arbiter", concurrency)], runs[(other, concurrency)]
             ratios = ", ".join(
-                f"{label.split(' (')[0]} x{median_of(ours, key) / max(median_of(theirs, key), 1e-9):.2f}"
+                f"{label.split(' (')[0]} {ratio(median_of(ours, key), median_of(theirs, key))}"
                 for label, key, _ in FIGURES
             )
             print(f"arbiter / {other}, concurrency {concurrency}: {ratios}")

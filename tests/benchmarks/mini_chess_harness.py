@@ -2,11 +2,11 @@
 where neither cutechess-cli nor fastchess is installed.
 
 It takes the options the benchmark gives cutechess-cli (``-engine cmd= arg= name= proto=uci``, ``-each``,
-``-games``, ``-concurrency``, ``-maxmoves``, ``-pgnout``), plays the games one after the other between
-two UCI engines until the move limit (it knows no chess: it relays the moves), prints cutechess's
-``Finished game`` line for each, writes a PGN with ``PlyCount`` tags, and exits without waiting for its
-engines, as a harness may. ``MINI_HARNESS_END`` replaces the end printed for the first game (to play a
-harness reporting a forfeit).
+``-games``, ``-concurrency``, ``-pgnout``), plays the games one after the other between two UCI engines
+for 52 plies (it knows no chess: it relays the moves; the benchmark's instant engine repeats a position
+for the third time there), prints cutechess's ``Finished game`` line for each, writes a PGN with
+``PlyCount`` tags, and exits without waiting for its engines, as a harness may. ``MINI_HARNESS_END``
+replaces the end printed for the first game (to play a harness reporting a forfeit).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ import os
 import subprocess
 import sys
 from typing import IO
+
+REPETITION = "1/2-1/2 {Draw by 3-fold repetition}"
 
 
 def _engine_options(argv: list[str]) -> list[dict[str, str]]:
@@ -53,7 +55,7 @@ def main() -> None:
     argv = sys.argv[1:]
     specs = _engine_options(argv)
     games = int(_value(argv, "-games", "1"))
-    plies = 2 * int(_value(argv, "-maxmoves", "20"))
+    plies = 52
     pgn = _value(argv, "-pgnout", "games.pgn")
     engines = [
         subprocess.Popen(
@@ -79,9 +81,8 @@ def main() -> None:
                 go = "go wtime 60000 btime 60000 winc 1000 binc 1000"
                 answer = _ask(engine, f"{position}\n{go}", "bestmove")
                 moves.append(answer.split()[1])
-            end = os.environ.get("MINI_HARNESS_END") if game == 0 else None
-            pair = f"{names[white]} vs {names[1 - white]}"
-            print(f"Finished game {game + 1} ({pair}): {end or '1/2-1/2 {Draw by adjudication}'}", flush=True)
+            end = (os.environ.get("MINI_HARNESS_END") if game == 0 else None) or REPETITION
+            print(f"Finished game {game + 1} ({names[white]} vs {names[1 - white]}): {end}", flush=True)
             record.write(f'[Event "mini"]\n[PlyCount "{len(moves)}"]\n\n{" ".join(moves)} 1/2-1/2\n\n')
     for engine in engines:
         assert engine.stdin is not None

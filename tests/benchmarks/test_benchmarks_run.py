@@ -103,9 +103,9 @@ def test_harness_compare_runs_a_chess_harness_beside_the_arbiter_and_prints_rati
     harness = _mini_cutechess(tmp_path)
     args = ["--games", "2", "--repeat", "1", "--concurrency", "1", "--cutechess", str(harness)]
     out = run_benchmark("harness_compare", *args, cwd=tmp_path)
-    # Both games reached the move limit and every move the engines sent is counted (none lost when the
-    # harness exits before its engines).
-    assert "cutechess c1: 2 games, 104 plies" in out and "2 x 1/2-1/2 {Draw by adjudication}" in out
+    # Both games went to the engine's repetition at ply 52, and every move the engines sent is counted
+    # (none lost when the harness exits before its engines).
+    assert "cutechess c1: 2 games, 104 plies" in out and "2 x 1/2-1/2 {Draw by 3-fold repetition}" in out
     assert "arbiter / cutechess, concurrency 1: harness CPU per ply x" in out
     assert "PROBLEM" not in out
 
