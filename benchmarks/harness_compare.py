@@ -8,17 +8,30 @@ plays a match of two copies of its engine, at each concurrency, as a command of 
 
 - harness CPU per ply: the CPU time of the harness process itself (every thread of it, none of its
   children), read from ``/proc/PID/stat`` once it has exited and before it is reaped, divided by the
-  plies played;
+  plies played. It is counted in clock ticks of 10 ms: fastchess spends some tens of them on 200
+  games, so give it more games for a closer figure;
 - time added per move: the engines note, on the machine's monotonic clock, when they wrote each move
   and when they read each ``go``; the time from one engine's move to the other engine's ``go`` for the
   position that move led to is what the harness added (reading the move, judging it, clocks, record,
   writing the next command, and waiting for a CPU on a busy machine);
-- games per second: games over the wall time of the whole command, start-up included;
-- peak memory: the largest resident set of the harness process (``ru_maxrss`` of ``wait4``; the C
-  engines' is far smaller, so it is the harness's own).
+- games per second: over the wall time of the whole command, start-up and shut-down included;
+- plies per second while playing: from the engines' first ``go`` to their last move, so without the
+  harness's start-up and shut-down (fastchess, for one, looks for the end of its games once a second,
+  which rounds its whole command up to a second), and in plies because the arbiter's random engines
+  may end a game before the limit;
+- peak memory: the high-water mark of the harness program's resident set (``VmHWM`` of
+  ``/proc/PID/status``, which only grows), read every 10 ms while it runs. Not ``ru_maxrss``: a child
+  keeps the high-water mark of the process it was forked from, this script, across ``exec``, so a
+  harness smaller than the script would be shown at the script's size.
 
 Games last about 52 plies: the arbiter adjudicates a draw at ``--max-plies`` (its random engines may
-end a game earlier), the chess harnesses at ``-maxmoves`` (the UCI engine never ends a game itself).
+end a game earlier); the UCI engine repeats a position for the third time at ply 52, and the chess
+harnesses end the game there as a draw by repetition (see ``instant_uci.c`` for why not ``-maxmoves``).
+Every harness keeps every game: the arbiter in its SQLite file, the chess harnesses in a PGN file
+(``-pgnout``). The plies are counted from that record (the database, the PGN's ``PlyCount`` tags), and
+how each game ended is read from it or from the harness's ``Finished game`` lines: a game that did not
+end at the limit or by the rules (a forfeit, a crash, an illegal move) is reported, and the script
+exits non-zero after its table, as the figures of such a run do not measure what they claim.
 With ``--fastchess PATH`` and/or ``--cutechess PATH`` (binaries built from their public sources) those
 harnesses are run too, interleaved with the arbiter run by run, and the ratios are printed.
 
@@ -30,14 +43,18 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import ctypes
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +62,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 MAX_PLIES = 52
 TIME_CONTROL = "60+1"  # a clock far longer than the games: no engine is ever short of time
+# How a game may end without spoiling the figures: at the ply limit, or (the arbiter's random engines)
+# by the rules. Anything else (a forfeit, a crash, an illegal move) is reported as a problem.
+ARBITER_ENDS = {"max_length", "no_pieces", "no_legal_moves", "repetition", "move_count_rule"}
+CHESS_END = "1/2-1/2 {Draw by 3-fold repetition}"  # at ply 52: see instant_uci.c
+FINISHED = re.compile(r"^Finished game \d+ \([^)]*\): (.*)$", re.MULTILINE)
+PLY_COUNT = re.compile(r'^\[PlyCount "(\d+)"\]', re.MULTILINE)
+PR_SET_CHILD_SUBREAPER = 36
 
 
 @dataclass(frozen=True)
@@ -56,9 +80,12 @@ class Run:
     games: int
     plies: int
     wall: float
+    playing: float  # seconds from the first go to the last move
     cpu: float
     peak_rss_mb: float
     added: list[float]  # seconds, one per move answered by a go
+    ends: Counter[str]  # how the games ended, as the harness recorded it
+    problems: list[str]  # what makes this run's figures doubtful
 
     @property
     def cpu_per_ply_us(self) -> float:
@@ -67,6 +94,10 @@ class Run:
     @property
     def games_per_second(self) -> float:
         return self.games / self.wall
+
+    @property
+    def plies_per_second(self) -> float:
+        return self.plies / max(self.playing, 1e-9)
 
 
 def compile_engine(source: str, folder: Path) -> Path:
@@ -114,8 +145,8 @@ def harness_command(
             "-engine", f"cmd={engine}", f"args={stamps}", "name=instant-b",
             "-each", f"tc={TIME_CONTROL}",
             "-rounds", str(games), "-games", "1",
-            "-concurrency", str(concurrency),
-            "-maxmoves", str(MAX_PLIES // 2),
+            "-concurrency", str(concurrency), "-force-concurrency",  # the asked concurrency, as the others
+            "-pgnout", "file=games.pgn",
             "-autosaveinterval", "0",
         ]  # fmt: skip
     return [
@@ -125,7 +156,7 @@ def harness_command(
         "-each", f"tc={TIME_CONTROL}",
         "-games", str(games),
         "-concurrency", str(concurrency),
-        "-maxmoves", str(MAX_PLIES // 2),
+        "-pgnout", "games.pgn",
     ]  # fmt: skip
 
 
@@ -136,8 +167,39 @@ def own_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks  # utime, stime (fields 14 and 15 of stat)
 
 
-def read_stamps(folder: Path) -> tuple[int, list[float]]:
-    """(moves sent, seconds from each move to the go it led to) from the engines' notes."""
+class PeakMemory:
+    """Follows a running process's ``VmHWM`` (its program's peak resident set since ``exec``) from a
+    thread; the mark only grows, so the last reading misses at most the final 10 ms."""
+
+    def __init__(self, pid: int) -> None:
+        self._path = Path(f"/proc/{pid}/status")
+        self._peak_kb = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while True:
+            try:
+                text = self._path.read_text()
+            except OSError:
+                return
+            for line in text.splitlines():
+                if line.startswith("VmHWM:"):  # absent once the process is a zombie
+                    self._peak_kb = max(self._peak_kb, int(line.split()[1]))
+            if self._done.wait(0.01):
+                return
+
+    def stop(self) -> float:
+        """The peak in MB."""
+        self._done.set()
+        self._thread.join()
+        return self._peak_kb / 1024
+
+
+def read_stamps(folder: Path) -> tuple[int, list[float], float]:
+    """(moves sent, seconds from each move to the go it led to, seconds from the first go to the last
+    move) from the engines' notes."""
     sends: dict[str, list[int]] = {}
     goes: list[tuple[str, int]] = []
     for path in folder.glob("*.stamps"):
@@ -157,19 +219,79 @@ def read_stamps(folder: Path) -> tuple[int, list[float]]:
         index = bisect.bisect_left(moved, go_at) - 1  # the latest move to this position before the go
         if index >= 0:
             added.append((go_at - moved[index]) / 1e9)
-    return sum(len(times) for times in sends.values()), added
+    first_go = min((at for _, at in goes), default=0)
+    last_move = max((times[-1] for times in sends.values()), default=first_go)
+    return sum(len(times) for times in sends.values()), added, (last_move - first_go) / 1e9
 
 
-def arbiter_plies(folder: Path) -> int | None:
-    """Plies of the games the arbiter stored (it may play a forced move without asking the engine)."""
+def arbiter_record(folder: Path) -> tuple[int, Counter[str]]:
+    """Plies and ends of the games the arbiter stored (it may play a forced move without asking)."""
     import sqlite3
 
     database = folder / "match.sqlite"
     if not database.is_file():
-        return None
+        return 0, Counter()
     with sqlite3.connect(database) as connection:
         (plies,) = connection.execute("SELECT COALESCE(SUM(plies), 0) FROM game").fetchone()
-    return int(plies)
+        rows = connection.execute(
+            "SELECT CASE WHEN finished THEN COALESCE(termination, '?') ELSE 'unfinished' END, COUNT(*) "
+            "FROM game GROUP BY 1"
+        ).fetchall()
+    return int(plies), Counter({str(end): int(count) for end, count in rows})
+
+
+def chess_record(folder: Path) -> tuple[int, Counter[str]]:
+    """Plies of the games in the chess harness's PGN, and the ends it printed ("Finished game ...")."""
+    pgn = folder / "games.pgn"
+    text = pgn.read_text(errors="replace") if pgn.is_file() else ""
+    plies = sum(int(count) for count in PLY_COUNT.findall(text))
+    output = (folder / "output.txt").read_text(errors="replace")
+    return plies, Counter(FINISHED.findall(output))
+
+
+def doubts(harness: str, games: int, plies: int, sent: int, ends: Counter[str]) -> list[str]:
+    """What would make a run's figures measure something else than a harness's cost per move."""
+    problems: list[str] = []
+    if sum(ends.values()) != games:
+        problems.append(f"{sum(ends.values())} games recorded as finished, {games} asked")
+    if harness == "arbiter":
+        odd = {end: count for end, count in ends.items() if end not in ARBITER_ENDS}
+    else:
+        odd = {end: count for end, count in ends.items() if end != CHESS_END}
+        if plies != games * MAX_PLIES:
+            problems.append(f"{plies} plies in the PGN, {games * MAX_PLIES} expected")
+    if odd:
+        problems.append("games ended otherwise than at the limit or by the rules: " + ", ".join(
+            f"{count} x {end}" for end, count in sorted(odd.items())
+        ))  # fmt: skip
+    # The arbiter may play a forced move without asking: its plies may outnumber the engines' moves.
+    if harness != "arbiter" and sent != plies:
+        problems.append(f"the engines noted {sent} moves sent for {plies} plies (notes lost?)")
+    return problems
+
+
+def become_subreaper() -> None:
+    """Engines left behind by a harness that exits become this script's children, so it can wait for
+    them to write their notes (they write them as they exit) before reading them."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        sys.exit(f"error: prctl(PR_SET_CHILD_SUBREAPER): {os.strerror(ctypes.get_errno())}")
+
+
+def reap_leftovers(timeout: float = 30.0) -> int:
+    """Wait for the engines the harness left running (they end on end of input): how many there were."""
+    reaped = 0
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return reaped  # no child left
+        if pid == 0:
+            time.sleep(0.01)
+        else:
+            reaped += 1
+    sys.exit(f"error: engines still running {timeout:.0f} s after their harness exited")
 
 
 def run_once(harness: str, path: str, engine: Path, games: int, concurrency: int) -> Run:
@@ -181,20 +303,21 @@ def run_once(harness: str, path: str, engine: Path, games: int, concurrency: int
         with open(folder / "output.txt", "wb") as output:
             started = time.perf_counter()
             process = subprocess.Popen(command, cwd=folder, stdout=output, stderr=subprocess.STDOUT)
+            memory = PeakMemory(process.pid)
             os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)  # exited, still readable
             wall = time.perf_counter() - started
+            peak_mb = memory.stop()
             cpu = own_cpu_seconds(process.pid)
-            _, status, usage = os.wait4(process.pid, 0)
+            _, status = os.waitpid(process.pid, 0)
             process.returncode = os.waitstatus_to_exitcode(status)
         if process.returncode != 0:
             tail = (folder / "output.txt").read_text(errors="replace")[-3000:]
             sys.exit(f"error: {harness} exited with {process.returncode}:\n{' '.join(command)}\n{tail}")
-        sent, added = read_stamps(stamps)
-        plies = arbiter_plies(folder) if harness == "arbiter" else None
-        return Run(
-            harness, concurrency, games, plies if plies is not None else sent, wall, cpu,
-            usage.ru_maxrss / 1024, added,
-        )  # fmt: skip
+        reap_leftovers()
+        sent, added, playing = read_stamps(stamps)
+        plies, ends = arbiter_record(folder) if harness == "arbiter" else chess_record(folder)
+        problems = doubts(harness, games, plies, sent, ends)
+        return Run(harness, concurrency, games, plies, wall, playing, cpu, peak_mb, added, ends, problems)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -206,9 +329,11 @@ def describe(run: Run) -> str:
     added = run.added
     return (
         f"{run.harness} c{run.concurrency}: {run.games} games, {run.plies} plies in {run.wall:.2f} s; "
-        f"CPU {run.cpu:.2f} s = {run.cpu_per_ply_us:.0f} us a ply; {run.games_per_second:.1f} games/s; "
-        f"peak RSS {run.peak_rss_mb:.1f} MB; added per move median {percentile(added, 0.5) * 1e6:.0f} us, "
-        f"99th pct {percentile(added, 0.99) * 1e6:.0f} us ({len(added)} moves)"
+        f"CPU {run.cpu:.2f} s = {run.cpu_per_ply_us:.0f} us a ply; {run.games_per_second:.1f} games/s, "
+        f"{run.plies_per_second:.0f} plies/s while playing; peak RSS {run.peak_rss_mb:.1f} MB; added per "
+        f"move median {percentile(added, 0.5) * 1e6:.0f} us, 99th pct {percentile(added, 0.99) * 1e6:.0f} us "
+        f"({len(added)} moves); ends: {', '.join(f'{n} x {end}' for end, n in run.ends.most_common())}"
+        + "".join(f"\n  PROBLEM: {problem}" for problem in run.problems)
     )
 
 
@@ -218,9 +343,15 @@ def median_of(runs: list[Run], figure: str) -> float:
         "added50": [percentile(run.added, 0.5) * 1e6 for run in runs],
         "added99": [percentile(run.added, 0.99) * 1e6 for run in runs],
         "gps": [run.games_per_second for run in runs],
+        "pps": [run.plies_per_second for run in runs],
         "rss": [run.peak_rss_mb for run in runs],
     }[figure]
     return statistics.median(values)
+
+
+def ratio(ours: float, theirs: float) -> str:
+    # The CPU is counted in clock ticks (10 ms): a short run of a lean harness may show none.
+    return f"x{ours / theirs:.2f}" if theirs > 0 else "n/a (too short a run to measure)"
 
 
 FIGURES = [
@@ -228,6 +359,7 @@ FIGURES = [
     ("time added per move, median (us)", "added50", "{:.0f}"),
     ("time added per move, 99th pct (us)", "added99", "{:.0f}"),
     ("games per second", "gps", "{:.1f}"),
+    ("plies per second while playing", "pps", "{:.0f}"),
     ("peak memory (MB)", "rss", "{:.1f}"),
 ]
 
@@ -245,7 +377,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     harnesses = [("arbiter", "")]
-    for name in ("fastchess", "cutechess"):
+    for name in ("cutechess", "fastchess"):
         path = getattr(args, name)
         if path:
             if shutil.which(path) is None:
@@ -256,6 +388,7 @@ def main() -> None:
         f"Python {platform.python_version()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(f"{args.games} games a run, at most {MAX_PLIES} plies a game, {args.repeat} runs of each")
+    become_subreaper()
     runs: dict[tuple[str, int], list[Run]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-engines-") as name:
         engines = {"arbiter": compile_engine("instant_hub.c", Path(name))}
@@ -281,10 +414,14 @@ def main() -> None:
         for concurrency in args.concurrency:
             ours, theirs = runs[("arbiter", concurrency)], runs[(other, concurrency)]
             ratios = ", ".join(
-                f"{label.split(' (')[0]} x{median_of(ours, key) / max(median_of(theirs, key), 1e-9):.2f}"
+                f"{label.split(' (')[0]} {ratio(median_of(ours, key), median_of(theirs, key))}"
                 for label, key, _ in FIGURES
             )
             print(f"arbiter / {other}, concurrency {concurrency}: {ratios}")
+    doubtful = [run for group in runs.values() for run in group if run.problems]
+    if doubtful:
+        print(f"\nerror: {len(doubtful)} run(s) had problems (see PROBLEM above); their figures are doubtful")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,15 @@
 
    It does not search or generate moves: every pawn of its side steps twice, in a random order (pawns
    stop on the 4th and 5th ranks, so no pawn ever meets another, and nothing can give check), then its
-   knights follow a fixed tour that repeats no position: 60 plies in all, with no capture or check. The
-   harness ends the game as a draw by its move limit before the tour runs out (beyond it the engine
-   answers `bestmove 0000`). The random order makes the games differ from one another.
+   knights make six moves that repeat no position and then go back and forth twice between a2 and c3
+   (a7 and c6 for Black): the position after ply 44 comes back after plies 48 and 52, and the harness
+   ends the game there as a draw by threefold repetition, by the rules it checks itself. 52 plies in
+   all, with no capture or check (beyond them the engine answers `bestmove 0000`). The random order
+   makes the games differ from one another.
+
+   It prints no `info` line, like instant_hub.c. That is also why the game is ended by a repetition and
+   not by the harness's move limit: cutechess-cli takes a move that comes without a search depth for a
+   forced one (a book or user move) and skips its adjudications, the move limit included.
 
    Usage: instant_uci STAMPS_DIR
 
@@ -21,9 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-/* White's knight tour once the pawns stand on the 4th rank; Black plays it mirrored (rank r -> 9 - r). */
+/* White's knight moves once the pawns stand on the 4th rank; Black plays them mirrored (rank r -> 9 - r).
+   The last four repeat the position reached by the sixth twice more. */
 static const char *const tour[] = {
-    "b1c3", "g1h3", "c3a2", "h3f2", "f2d3", "d3b2", "a2c3", "c3e2", "e2g3", "b2d3", "d3f2", "f2h3", "h3g1", "g3e2",
+    "b1c3", "g1h3", "c3a2", "h3f2", "f2d3", "d3b2", "a2c3", "c3a2", "a2c3", "c3a2",
 };
 enum { PAWN_MOVES = 16, TOUR_MOVES = sizeof tour / sizeof tour[0] };
 

@@ -4,6 +4,7 @@ not fail on speed); `docs/benchmarks.md` holds the measured ones."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -85,3 +86,41 @@ def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> 
     args = ["--games", "2", "--repeat", "1", "--concurrency", "1"]
     out = run_benchmark("harness_compare", *args, cwd=tmp_path)
     assert "harness CPU per ply" in out and "peak memory" in out
+
+
+def _mini_cutechess(tmp_path: Path) -> Path:
+    """An executable standing in for cutechess-cli (see mini_chess_harness.py)."""
+    wrapper = tmp_path / "mini-cutechess"
+    harness = Path(__file__).resolve().parent / "mini_chess_harness.py"
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{harness}" "$@"\n')
+    wrapper.chmod(0o755)
+    return wrapper
+
+
+def test_harness_compare_runs_a_chess_harness_beside_the_arbiter_and_prints_ratios(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engines")
+    harness = _mini_cutechess(tmp_path)
+    args = ["--games", "2", "--repeat", "1", "--concurrency", "1", "--cutechess", str(harness)]
+    out = run_benchmark("harness_compare", *args, cwd=tmp_path)
+    # Both games went to the engine's repetition at ply 52, and every move the engines sent is counted
+    # (none lost when the harness exits before its engines).
+    assert "cutechess c1: 2 games, 104 plies" in out and "2 x 1/2-1/2 {Draw by 3-fold repetition}" in out
+    assert "arbiter / cutechess, concurrency 1: harness CPU per ply x" in out
+    assert "PROBLEM" not in out
+
+
+def test_harness_compare_reports_a_forfeit_in_a_chess_harness_and_exits_non_zero(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engines")
+    harness = _mini_cutechess(tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "harness_compare.py"), "--games", "2", "--repeat", "1",
+         "--concurrency", "1", "--cutechess", str(harness)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=600,
+        env={**os.environ, "MINI_HARNESS_END": "0-1 {White makes an illegal move: e2e5}"},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    problem = "PROBLEM: games ended otherwise than at the limit or by the rules: 1 x 0-1 {White makes"
+    assert problem in done.stdout
+    assert "run(s) had problems" in done.stdout and "Traceback" not in done.stderr
