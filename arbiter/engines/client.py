@@ -95,9 +95,10 @@ class SearchHandle(ABC):
         return self._result
 
     async def _let_arrived_in(self) -> None:
-        """At a deadline: an answer that arrived in time may still be on its way through the reader
-        thread (waiting for a core) or queued behind the timer. Its arrival stamp decides, so let it
-        through first; a reader kept from its work for longer than ``_CATCH_UP_SECONDS`` is given up on."""
+        """At a deadline: an answer that arrived in time may still be unread in its socket, on its way
+        through a reader thread (waiting for a core), or queued behind the timer. Its arrival stamp
+        decides, so let it through first; a reader thread kept from its work for longer than
+        ``_CATCH_UP_SECONDS`` is given up on."""
         give_up = time.monotonic() + _CATCH_UP_SECONDS
         await asyncio.sleep(0)
         while not self.finished and self._output_unread() and time.monotonic() < give_up:

@@ -263,7 +263,7 @@ class HubEngine(EngineClient):
             raise ValueError(f"not a search mode: {mode!r}")
         go = f"go {mode} draw-offered" if draw_offered else f"go {mode}"
         text = f"{line}\n{level_line(level)}\n{go}"
-        # Stamped before the write: the answer, stamped by the reader thread, can never come earlier.
+        # Stamped before the write: the answer, stamped on its arrival, can never come earlier.
         started = time.monotonic()
         self._write(text)
         self._search = HubSearch(self, started)
