@@ -10,6 +10,11 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
+import pytest
+from engine_layer_support import ENGLISH_START, hub_config
+
+import arbiter.engines.process as process
+from arbiter.engines import HubEngine, MoveTime
 from arbiter.engines.arrival import stamped_stream
 from arbiter.engines.loop_reader import LoopReader, open_reader, stamps_enabled
 from arbiter.engines.output_lines import ReadLimits
@@ -198,3 +203,30 @@ def test_an_exited_engine_whose_output_stays_open_is_reported_closed_after_what_
         assert heard.events[-1][1] == (True, None)
 
     with_loop_reader(test)
+
+
+@pytest.mark.parametrize("stream", ["stamped socket", "pipe"])
+def test_an_engine_plays_through_either_reader(stream: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if stream == "pipe":  # as on a system without loopback: no stamp, so a reader thread
+        monkeypatch.setattr(process, "_protocol_stream", os.pipe)
+
+    async def main() -> None:
+        engine = HubEngine(hub_config("stamps_answer.py"))
+        await engine.open("english")
+        try:
+            assert engine._process is not None
+            reader = engine._process._reader
+            assert isinstance(reader, LoopReader if stream == "stamped socket" else StampedReader)
+            for _ in range(3):
+                handle = await engine.begin_search(ENGLISH_START, [], MoveTime(10.0))
+                result = await handle.wait(10.0)
+                assert result is not None and result.move is not None
+                info = result.last_info
+                assert info is not None
+                # Charged from go to the answer: never before the engine sent it.
+                assert handle.started + result.elapsed >= float(info.extra["sent"]) - CLOCK_MAPPING_SLACK
+        finally:
+            await engine.quit()
+        assert not engine.faults
+
+    asyncio.run(main())
