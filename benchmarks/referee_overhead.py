@@ -17,7 +17,8 @@ adds between an answer's sending and the arrival it is charged (the instant engi
 ``benchmarks/instant_engine.py`` writes the moment T just before it writes each answer; the arbiter
 charges the kernel's arrival stamp of the answer; on Linux both clocks are one: since the stamp *is*
 the arrival, what is measured is the engine's send time T against the moment charged, the write itself
-included), what charging at the reader thread's read or at the event loop's handling would add instead
+included), what charging at the moment it is read (by the loop, or by a reader thread where there is no
+stamp) or at the event loop's handling would add instead
 (the designs before), the longest step of the event loop, the garbage collections, and the losses on
 time. ``--engine alphabeta`` (or any bundled engine) plays that engine
 against itself instead; its answers carry no send time.
@@ -43,6 +44,7 @@ from pathlib import Path
 from arbiter.engines import EngineConfig, HubEngine, Level, SearchMode
 from arbiter.engines.hub import HubSearch
 from arbiter.engines.hub_wire import HubLine
+from arbiter.engines.loop_reader import LoopReader
 from arbiter.engines.pauses import PauseLog
 from arbiter.engines.stamped_reader import StampedReader
 from arbiter.referee.game import play_game
@@ -146,16 +148,21 @@ class Arrivals:
 
     def __init__(self) -> None:
         self.added: list[float] = []  # the engine's send time to the charged arrival
-        self.read: list[float] = []  # the engine's send time to the reader thread's read
+        self.read: list[float] = []  # the engine's send time to its read (the loop's, or a reader thread's)
         self.handling: list[float] = []  # the engine's send time to the event loop handling the answer
         self.stamped = 0  # answers whose arrival was the kernel's stamp
-        self._read_at: dict[float, float] = {}  # arrival -> the reader thread's clock as it read
+        self._read_at: dict[float, float] = {}  # arrival -> the monotonic clock as it was read
         original = HubSearch._complete
         take = StampedReader._take
+        take_on_loop = LoopReader._take
 
         def taken(reader: StampedReader, data: bytes, at: float) -> str | None:
             self._read_at[at] = time.monotonic()
             return take(reader, data, at)
+
+        def taken_on_loop(reader: LoopReader, data: bytes, at: float) -> str | None:
+            self._read_at[at] = time.monotonic()
+            return take_on_loop(reader, data, at)
 
         def complete(search: HubSearch, line: HubLine, at: float) -> None:
             handled = time.monotonic()
@@ -169,6 +176,7 @@ class Arrivals:
             original(search, line, at)
 
         StampedReader._take = taken  # type: ignore[method-assign,assignment]
+        LoopReader._take = taken_on_loop  # type: ignore[method-assign,assignment]
         HubSearch._complete = complete  # type: ignore[method-assign,assignment]
 
 
@@ -268,7 +276,7 @@ async def run_event(games: int, concurrency: int, variant: str, tc: str, engine:
         f"  added between the engine's send time and the arrival charged: {milliseconds(arrivals.added)}"
         f" ({arrivals.stamped} of them stamped by the kernel)"
     )
-    print(f"  (charged when the reader thread reads it, it would add: {milliseconds(arrivals.read)})")
+    print(f"  (charged when it is read, it would add: {milliseconds(arrivals.read)})")
     print(f"  (charged when the loop handles it, it would add: {milliseconds(arrivals.handling)})")
     wall, cpu = steps.longest_wall, steps.longest_cpu
     print(

@@ -51,11 +51,13 @@ class SearchHandle(ABC):
         self._started = started  # monotonic time the engine was told to move
         self._result: SearchResult | None = None
         self._fault: EngineFault | None = None
-        self._settled = asyncio.Event()
+        self._finished = False
+        # The calls waiting for the end of the search (the referee's, usually alone).
+        self._waiters: list[asyncio.Future[None]] = []
 
     @property
     def finished(self) -> bool:
-        return self._settled.is_set()
+        return self._finished
 
     @property
     def started(self) -> float:
@@ -70,24 +72,38 @@ class SearchHandle(ABC):
         return max(at - self._started, 0.0)
 
     def _settle(self, result: SearchResult) -> None:
-        if not self.finished:
+        if not self._finished:
             self._result = result
-            self._settled.set()
+            self._end()
 
     def _abort(self, fault: EngineFault) -> None:
-        if not self.finished:
+        if not self._finished:
             self._fault = fault
-            self._settled.set()
+            self._end()
+
+    def _end(self) -> None:
+        self._finished = True
+        for waiter in self._waiters:
+            _release(waiter)
 
     async def wait(self, timeout: float) -> SearchResult | None:
         """The result, or None when ``timeout`` seconds pass first (the search goes on). Raises a fault."""
-        if not self.finished:
+        if not self._finished:
+            # One future, released by the end of the search or by the timer, whichever comes first: a
+            # wait every move, so lighter than an Event under ``asyncio.timeout`` (which cancels the task
+            # to end the wait).
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[None] = loop.create_future()
+            timer = loop.call_later(max(timeout, 0.0), _release, waiter)
+            self._waiters.append(waiter)
             try:
-                async with asyncio.timeout(max(timeout, 0.0)):
-                    await self._settled.wait()
-            except TimeoutError:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiters.remove(waiter)
+            if not self._finished:
                 await self._let_arrived_in()
-                if not self.finished:
+                if not self._finished:
                     return None
         if self._fault is not None:
             raise self._fault
@@ -95,9 +111,10 @@ class SearchHandle(ABC):
         return self._result
 
     async def _let_arrived_in(self) -> None:
-        """At a deadline: an answer that arrived in time may still be on its way through the reader
-        thread (waiting for a core) or queued behind the timer. Its arrival stamp decides, so let it
-        through first; a reader kept from its work for longer than ``_CATCH_UP_SECONDS`` is given up on."""
+        """At a deadline: an answer that arrived in time may still be unread in its socket, on its way
+        through a reader thread (waiting for a core), or queued behind the timer. Its arrival stamp
+        decides, so let it through first; a reader thread kept from its work for longer than
+        ``_CATCH_UP_SECONDS`` is given up on."""
         give_up = time.monotonic() + _CATCH_UP_SECONDS
         await asyncio.sleep(0)
         while not self.finished and self._output_unread() and time.monotonic() < give_up:
@@ -119,6 +136,11 @@ class SearchHandle(ABC):
         Raises StopIgnored when the engine still answers `ping` but sends no result, and Unresponsive
         when it answers nothing.
         """
+
+
+def _release(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 class EngineClient(ABC):

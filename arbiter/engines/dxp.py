@@ -6,8 +6,8 @@ command. DXP keeps the game on the engine's side, so ``begin_search`` works out 
 seen yet: it proposes a game (`R`) when a new one starts, relays the opponent's move (`M`) otherwise,
 and waits for the engine's move. DXP has no `stop` and no `ping`: see docs/protocol.md.
 
-Once connected, the engine's messages are read by a thread of its own (``stamped_reader``), which stamps
-each one when it arrives, as for Hub engines; the arbiter writes through asyncio.
+Once connected, the engine's messages are read as a Hub engine's output is (``loop_reader``): each one
+is charged at the kernel's stamp of its arrival; the arbiter writes through asyncio.
 """
 
 from __future__ import annotations
@@ -64,9 +64,10 @@ from arbiter.engines.faults import (
 from arbiter.engines.hub_wire import check_position_text, is_move_text
 from arbiter.engines.inbox import Inbox
 from arbiter.engines.level import Clock, Level
+from arbiter.engines.loop_reader import OutputReader, open_reader
+from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import SearchResult
-from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 _HOST = "127.0.0.1"
 _REFUSALS = {1: "version not supported", 2: "refused this game", 3: "refuses all games"}
@@ -142,7 +143,7 @@ class DxpEngine(EngineClient):
         self._inbox: Inbox[DxpMessage] = Inbox()
         self._server: asyncio.Server | None = None
         self._incoming: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
-        self._messages: StampedReader | None = None  # reads the connection once the game can begin
+        self._messages: OutputReader | None = None  # reads the connection once the game can begin
         self._writer: asyncio.StreamWriter | None = None
         self._game: _Game | None = None
         self._search: DxpSearch | None = None
@@ -199,16 +200,15 @@ class DxpEngine(EngineClient):
         if self._server is not None:
             self._server.close()
         self._handshake_done = True
-        # The engine has been sent nothing yet, so it has sent nothing: the reader thread takes every
-        # message, from a descriptor of its own, while asyncio only writes.
+        # The engine has been sent nothing yet, so it has sent nothing: the reader takes every message,
+        # from a descriptor of its own, while asyncio only writes.
         transport = self._writer.transport
         assert isinstance(transport, asyncio.ReadTransport)
         transport.pause_reading()
         limits = ReadLimits(MAX_MESSAGE, self.config.output_limit_bytes)
         enable_stamps(connection)  # each message's arrival is the kernel's stamp (see ``arrival``)
         own = socket.socket(fileno=os.dup(connection.fileno()))
-        self._messages = StampedReader(own, self, limits, separator=b"\0", name=f"{self.name}-dxp")
-        self._messages.start()
+        self._messages = open_reader(own, self, limits, separator=b"\0", name=f"{self.name}-dxp")
         self.identity = EngineIdentity(name=self.name)
         return self.identity
 
@@ -409,7 +409,7 @@ class DxpEngine(EngineClient):
             with contextlib.suppress(BadMoveFormat):
                 await self._search.finish()
 
-    # -- StreamSink: the connection's messages, from the reader thread ------------------------------
+    # -- StreamSink: the connection's messages, from the reader --------------------------------------
 
     def lines_read(self, lines: list[bytes], at: float) -> None:
         for data in lines:

@@ -40,7 +40,7 @@ from arbiter.engines.hub_wire import (
 from arbiter.engines.inbox import Inbox
 from arbiter.engines.level import Level, level_line
 from arbiter.engines.params import EngineIdentity, ParamDecl, parse_identity, parse_param, resolve_settings
-from arbiter.engines.results import SearchResult, parse_info
+from arbiter.engines.results import Info, SearchResult, parse_info
 
 _PREVIEW = 60
 _SEARCH_MODES = frozenset({"think", "ponder", "analyze"})
@@ -74,8 +74,10 @@ class HubSearch(SearchHandle):
         self._infos.append(fields)  # read into Info only at the end: a flood of info costs little
 
     def _complete(self, line: HubLine, at: float) -> None:
-        scale = score_scale(self._engine.config)
-        infos = tuple(parse_info(fields, scale) for fields in self._infos)
+        infos: tuple[Info, ...] = ()
+        if self._infos:
+            scale = score_scale(self._engine.config)
+            infos = tuple(parse_info(fields, scale) for fields in self._infos)
         elapsed = self._elapsed(at)
         move = line.fields.get("move")
         if "resign" in line.flags:
@@ -263,7 +265,7 @@ class HubEngine(EngineClient):
             raise ValueError(f"not a search mode: {mode!r}")
         go = f"go {mode} draw-offered" if draw_offered else f"go {mode}"
         text = f"{line}\n{level_line(level)}\n{go}"
-        # Stamped before the write: the answer, stamped by the reader thread, can never come earlier.
+        # Stamped before the write: the answer, stamped on its arrival, can never come earlier.
         started = time.monotonic()
         self._write(text)
         self._search = HubSearch(self, started)

@@ -3,10 +3,11 @@
 Every process the engine starts is ended with it, even one that left its session: see ``leftovers``.
 When the engine exits on its own (a crash, a kill from outside), what it left running is ended at once.
 
-The process writes its protocol output to a loopback TCP connection (a pipe where there is no loopback)
-read by a thread of its own (``stamped_reader``), which gives every line the moment the kernel received
-it (``arrival``), so neither a busy event loop nor the thread's own wait for a core adds to an engine's
-time. The stream is cut into lines there, with a cap on the length of a line and on the bytes that may
+The process writes its protocol output to a loopback TCP connection whose data the kernel stamps on
+arrival (``arrival``), read by the event loop (``loop_reader``): every line is charged at the moment the
+kernel received it, so a busy loop adds nothing to an engine's time. Where there is no loopback or no
+stamp the stream is a pipe, read by a thread of its own (``stamped_reader``) that stamps each line as it
+reads. The stream is cut into lines, with a cap on the length of a line and on the bytes that may
 follow one command, so a misbehaving engine cannot make the arbiter buffer without bound. Its stderr goes
 to a log file (also capped) and never into the protocol stream.
 """
@@ -29,9 +30,10 @@ from arbiter.engines.arrival import stamped_stream
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartFailed, StderrFlood
 from arbiter.engines.leftovers import EngineProcesses
+from arbiter.engines.loop_reader import OutputReader, open_reader
+from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.process_group import ProcessEntry, become_subreaper, signal_group
 from arbiter.engines.process_marker import MARKER_VARIABLE, marker_value, new_token
-from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 _TAIL_BYTES = 2048
 # After a DXP engine exits, how long its last output may take to arrive when a leftover child keeps its
@@ -136,7 +138,7 @@ class EngineProcess:
         self._log = log
         self._stdout_is_protocol = stdout_is_protocol
         self._transport: asyncio.SubprocessTransport | None = None
-        self._reader: StampedReader | None = None  # the protocol stream's reader thread
+        self._reader: OutputReader | None = None  # the protocol stream's reader
         self._reading_stopped = False
         self._stderr_written = 0
         self._stderr_overflowed = False
@@ -144,7 +146,7 @@ class EngineProcess:
         self._exited = asyncio.Event()
         self._stdout_closed = asyncio.Event()
         self._returncode: int | None = None
-        self._peeked_returncode: int | None = None  # seen by the reader thread before the child watcher
+        self._peeked_returncode: int | None = None  # seen by the reader before the child watcher
         self._gone_at_exit = False
         self.pid = 0
         self._token = token  # in the environment of the engine and of everything it starts
@@ -174,7 +176,7 @@ class EngineProcess:
         log = stderr_log.open("ab")
         process = cls(config, listener, log, stderr_log, stdout_is_protocol, token)
         loop = asyncio.get_running_loop()
-        # The protocol stream is our own, read by the reader thread rather than the loop.
+        # The protocol stream is our own, read by its reader rather than by asyncio's pipe transport.
         protocol_read, protocol_write = _protocol_stream() if stdout_is_protocol else (-1, -1)
         try:
             transport, _ = await loop.subprocess_exec(
@@ -200,10 +202,9 @@ class EngineProcess:
         process.pid = transport.get_pid()
         if stdout_is_protocol:
             limits = ReadLimits(config.line_limit_bytes, config.output_limit_bytes)
-            process._reader = StampedReader(
+            process._reader = open_reader(
                 protocol_read, process, limits, pid=process.pid, name=f"{config.name}-{process.pid}"
             )
-            process._reader.start()
         _live_engines[process.pid] = process.processes
         header = f"[arbiter] started pid {process.pid}: {' '.join(args)}\n"
         log.write(header.encode())
@@ -268,7 +269,8 @@ class EngineProcess:
         return True
 
     def output_unread(self) -> bool:
-        """Whether protocol output has arrived that the reader thread has not handed to the loop yet."""
+        """Whether protocol output has arrived that the reader has not handed to the loop yet (a stamped
+        socket's reader reads what is there now and answers False)."""
         return self._reader is not None and self._reader.unread()
 
     def close_stdin(self) -> None:
@@ -285,10 +287,10 @@ class EngineProcess:
     # -- reading (called by the event loop) ----------------------------------------------------------
 
     def _data_received(self, fd: int, data: bytes) -> None:
-        # The protocol stream comes through the reader thread; what asyncio reads is only logged.
+        # The protocol stream comes through the reader; what asyncio reads is only logged.
         self._log_data(data)
 
-    # StreamSink: what the reader thread hands to the loop.
+    # StreamSink: what the reader hands to the loop.
 
     def lines_read(self, lines: list[bytes], at: float) -> None:
         for line in lines:

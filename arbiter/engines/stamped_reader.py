@@ -4,9 +4,10 @@ The referee charges an engine from writing ``go`` to the arrival of its answer. 
 the event loop, its arrival would be the moment a busy loop got round to it (a store write, another
 game's bookkeeping, a collection); here a thread blocked in ``poll`` wakes as soon as the bytes are
 there and hands the lines to the loop with their arrival time. The loop may then take its time: that
-time is what is charged. From a socket (an engine's protocol stream, a DXP connection) the arrival time
-is the kernel's stamp (``arrival``), so not even the thread's own wait for a core counts; from a pipe it
-is the thread's ``time.monotonic()`` as it reads.
+time is what is charged. From a pipe the arrival time is the thread's ``time.monotonic()`` as it reads;
+from a socket the kernel's stamp (``arrival``), if it has one. A socket the kernel stamps needs no thread
+at all: ``loop_reader`` reads it on the loop, and ``loop_reader.open_reader`` uses this thread only where
+there is no stamp.
 
 At a deadline the loop asks ``unread()`` whether output is still on its way through the thread, and
 lets it through before judging the move by its stamp.
@@ -27,35 +28,17 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
 
 from arbiter.engines.arrival import ArrivalClock, receive
+from arbiter.engines.output_lines import LineCutter, ReadLimits, StreamSink
+
+__all__ = ["ReadLimits", "StampedReader", "StreamSink"]
 
 # After end-of-file, how long the thread looks for the engine's exit status to name it in the fault.
-_EXIT_PEEK_SECONDS = 0.02
-_READ_SIZE = 65536
-_READS_AFTER_EXIT = 16
-
-
-class StreamSink(Protocol):
-    """What the loop hears from a reader; every call is made on the loop's thread."""
-
-    def lines_read(self, lines: list[bytes], at: float) -> None:
-        """Complete lines (without their separator), all read at the monotonic time ``at``."""
-
-    def stream_stopped(self, why: str) -> None:
-        """The reader stopped taking output: ``why`` is "line" (too long a line) or "flood"."""
-
-    def stream_closed(self, exited: bool, returncode: int | None) -> None:
-        """End of the stream. ``exited``: the engine had exited by then, with ``returncode`` when the
-        reader could read it (None when asyncio's child watcher had already reaped it)."""
-
-
-@dataclass(frozen=True)
-class ReadLimits:
-    line_bytes: int
-    output_bytes: int  # after one command (``command_sent`` resets the count)
+EXIT_PEEK_SECONDS = 0.02
+EXIT_PEEK_POLL_SECONDS = 0.001
+READ_SIZE = 65536
+READS_AFTER_EXIT = 16
 
 
 class StampedReader:
@@ -79,12 +62,9 @@ class StampedReader:
         self._in_hand = False  # the thread has taken bytes the loop has not been handed yet
         self._not_reading = False  # stopped (too much output) or ended: nothing more comes through
         self._sink = sink
-        self._limits = limits
-        self._separator = separator
+        self._cutter = LineCutter(limits, separator)
         self._pid = pid  # whose exit status is looked for at end-of-file (0: none)
         self._loop = asyncio.get_running_loop()
-        self._since_command = 0
-        self._partial = b""
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_write, False)
         self._draining = threading.Event()  # a stopped reader reads (and drops) again
@@ -99,7 +79,7 @@ class StampedReader:
 
     def command_sent(self) -> None:
         """A command was written: the engine may print another ``output_bytes`` before it floods."""
-        self._since_command = 0
+        self._cutter.command_sent()
 
     def drain(self) -> None:
         """Read and drop whatever comes from now on, so a blocked writer can reach its exit."""
@@ -182,7 +162,6 @@ class StampedReader:
                 why = self._take(data, at)
                 self._in_hand = False
                 if why is not None:
-                    self._partial = b""
                     self._post(self._sink.stream_stopped, why)
                     stopped = not self._draining.is_set()
                     if stopped:
@@ -206,9 +185,9 @@ class StampedReader:
         """One read and its arrival time (b"" at end-of-file or on an error that ends the stream)."""
         try:
             if self._socket is not None:
-                received = receive(self._socket, _READ_SIZE, self._clock)
+                received = receive(self._socket, READ_SIZE, self._clock)
                 return received.data, received.at
-            data = os.read(self._fd, _READ_SIZE)
+            data = os.read(self._fd, READ_SIZE)
         except BlockingIOError:
             raise
         except OSError:
@@ -219,7 +198,7 @@ class StampedReader:
         """Take what can be read without waiting; True when that reached end-of-file (reported)."""
         look = select.poll()
         look.register(self._fd, select.POLLIN)
-        for _ in range(_READS_AFTER_EXIT):  # what is left keeps writing: what it wrote now is enough
+        for _ in range(READS_AFTER_EXIT):  # what is left keeps writing: what it wrote now is enough
             if not look.poll(0):
                 break
             try:
@@ -231,48 +210,39 @@ class StampedReader:
                 return True
             why = None if self._draining.is_set() else self._take(data, at)
             if why is not None:
-                self._partial = b""
                 self._post(self._sink.stream_stopped, why)
                 break
         return False
 
     def _take(self, data: bytes, at: float) -> str | None:
         """Cut ``data`` into lines and post them; the reason to stop reading, if any."""
-        self._since_command += len(data)
-        if self._since_command > self._limits.output_bytes:
-            return "flood"
-        if self._separator not in data:
-            self._partial += data
-            return "line" if len(self._partial) > self._limits.line_bytes else None
-        lines = (self._partial + data).split(self._separator)
-        self._partial = lines.pop()
-        limit = self._limits.line_bytes
-        good: list[bytes] = []
-        for line in lines:
-            if len(line) > limit:
-                if good:
-                    self._post(self._sink.lines_read, good, at)
-                return "line"
-            good.append(line)
-        self._post(self._sink.lines_read, good, at)
-        return "line" if len(self._partial) > limit else None
+        lines, why = self._cutter.cut(data)
+        if lines:
+            self._post(self._sink.lines_read, lines, at)
+        return why
 
     def _peek_exit(self) -> tuple[bool, int | None]:
         """Whether the engine exits within a moment of closing its output, and its exit status, read
         without reaping it (asyncio's child watcher does that)."""
         if self._pid <= 0:
             return False, None
-        deadline = time.monotonic() + _EXIT_PEEK_SECONDS
+        deadline = time.monotonic() + EXIT_PEEK_SECONDS
         while True:
-            try:
-                info = os.waitid(os.P_PID, self._pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            except ChildProcessError:
-                return True, None  # already reaped: the loop hears the status from the child watcher
-            except OSError:
-                return False, None
-            if info is not None:
-                code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
-                return True, code
-            if time.monotonic() >= deadline:
-                return False, None
-            time.sleep(0.001)
+            status = exit_status(self._pid)
+            if status is not None or time.monotonic() >= deadline:
+                return status if status is not None else (False, None)
+            time.sleep(EXIT_PEEK_POLL_SECONDS)
+
+
+def exit_status(pid: int) -> tuple[bool, int | None] | None:
+    """(exited, its status when it can be read) of the child ``pid``, looked at once without reaping it;
+    None while it runs."""
+    try:
+        info = os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return True, None  # already reaped: the loop hears the status from the child watcher
+    except OSError:
+        return False, None
+    if info is None:
+        return None
+    return True, info.si_status if info.si_code == os.CLD_EXITED else -info.si_status

@@ -15,7 +15,7 @@ One move, as the referee plays it:
 3. The referee waits. At a jump limit it calls "Time" by sending ``stop`` and records a warning, whether
    a move follows or not; when the last deadline passes with no move, the game is lost on time or for
    improper delay. The engine layer measures each move on a monotonic clock from just before writing
-   ``go`` to the moment its reader thread read ``done`` (not the moment the loop handles it).
+   ``go`` to the arrival of ``done``, as the kernel stamped it (not the moment the loop handles it).
 4. The answer is judged: a late move, a resignation, an accepted draw, an illegal move, or a move that
    is played and recorded, after which the rules, the length limit and score adjudication may end the
    game.
