@@ -14,32 +14,13 @@ from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
 from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.report.move_table import MoveRow, move_table_rows
 from arbiter.report.pdn_export import game_pdn, pdn_result
 from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
 
 EVENT_PDN = "event.pdn"
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    number: str
-    """``12.`` before the first mover's move, ``12…`` before the other side's."""
-    number_cell: str
-    """The move list's number: once per move, on its first row (a lone ``1…`` when the list starts
-    with the second mover); the second ply's row leaves it blank, so no number reads as cut short."""
-    side: str
-    text: str
-    book: bool
-    elapsed: float | None
-    clock: float | None
-    depth: int | None
-    score: float | None
-    info: str
-    warnings: tuple[str, ...]
-    draw_offered: bool
 
 
 def info_text(move: MoveRecord, before: Position | None = None) -> str:
@@ -161,6 +142,7 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
         "board": board,
         "replay_fault": replayed.fault,
         "moves": rows,
+        "move_rows": move_table_rows(rows),
         "standard_start": standard_start(
             record, variant, replayed.positions[0] if replayed.positions else None
         ),
