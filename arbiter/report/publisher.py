@@ -96,7 +96,7 @@ def publish(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    site = StoreSite(database, out, tournament_id)
+    site = StoreSite(database, out, tournament_id, keep_open=True)
     live = LiveGames(out)
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
@@ -134,6 +134,7 @@ def publish(
     live.games.clear()
     _write_live(live)
     _refresh(site)
+    site.close()
 
 
 def next_gap(took: float, pages: float, every: float = REFRESH_EVERY_SECONDS) -> float:

@@ -23,6 +23,7 @@ import json
 import os
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from itertools import takewhile
 from pathlib import Path
@@ -143,8 +144,11 @@ class StoreSite:
         workers: int = 1,
         games_per_page: int = GAMES_PER_PAGE,
         read_only: bool = False,
+        keep_open: bool = False,
     ) -> None:
         self.read_only = read_only
+        self.keep_open = keep_open
+        self._store: TournamentStore | None = None
         self.per_page = games_per_page
         self.database = database
         self.out = out
@@ -191,10 +195,7 @@ class StoreSite:
         self.pages_seconds = 0.0
         if first and self.out.is_dir():
             remove_stale_temporaries(self.out)  # left by a build that was killed half way
-        # The file is checked for damage once; the refreshes after each game only read what changed.
-        with TournamentStore.open(
-            self.database, create=False, read_only=self.read_only, check=first
-        ) as store:
+        with self._opened(check=first) as store:
             if self._schedule is None:
                 self._start(load_schedule(store, self.reference))
             else:
@@ -227,6 +228,29 @@ class StoreSite:
         ).save(self.out)
         self._fresh = []
         return build
+
+    def close(self) -> None:
+        """Close the database kept open between refreshes (`keep_open`)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    @contextmanager
+    def _opened(self, *, check: bool) -> Iterator[TournamentStore]:
+        """The database, checked for damage when `check` (the first refresh); the refreshes after each
+        game only read what changed. Kept open with `keep_open`, so that a refresh does not pay again
+        for opening the file and for turning the store's queries into SQL."""
+        if self._store is not None:
+            yield self._store
+            return
+        store = TournamentStore.open(self.database, create=False, read_only=self.read_only, check=check)
+        try:
+            yield store
+        finally:
+            if self.keep_open:
+                self._store = store
+            else:
+                store.close()
 
     # --- what the site knows of the games ------------------------------------------------------------
 

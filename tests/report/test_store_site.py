@@ -197,6 +197,23 @@ def test_a_game_stored_while_a_refresh_writes_its_pages_is_published_once_by_the
     assert "4 of 12 games played" in (out / "index.html").read_text(encoding="utf-8")
 
 
+def test_a_publisher_that_keeps_the_database_open_sees_every_game_stored_since(tmp_path: Path) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    site = StoreSite(database, out, keep_open=True)
+    try:
+        site.refresh()
+        for number in (2, 3):
+            record(database, tid, games, range(number, number + 1))
+            assert site.refresh().games_written == 1
+            index = (out / "index.html").read_text(encoding="utf-8")
+            assert f"{number + 1} of 12 games played" in index
+    finally:
+        site.close()
+    assert pdn_keys(out) == [str(game.key) for game in games[:4]]
+
+
 def _without_times(page: str) -> str:
     """The page without the moment it was written."""
     return re.sub(r"updated \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", page)
