@@ -4,6 +4,7 @@ the viewer steps through (the board after every ply, from the rules core)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from arbiter.report.pdn_export import game_pdn, pdn_result
 from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
+from arbiter.rules.geometry import Geometry
 
 EVENT_PDN = "event.pdn"
 
@@ -89,6 +91,14 @@ def standard_start(record: GameRecord, variant: Variant | None, start: Position 
         return False
 
 
+@lru_cache(maxsize=256)
+def _first_board(
+    geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None
+) -> Markup:
+    """The board a page opens on, drawn once for all the games of a pairing from the same start."""
+    return board_svg(geometry, letters, label=label, mules=mules)
+
+
 @dataclass(frozen=True)
 class Neighbour:
     """The game before or after, for the page's links: its key and its page's file name."""
@@ -122,11 +132,11 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
     board: Markup | None = None
     if variant is not None and replayed.boards:
-        board = board_svg(
+        board = _first_board(
             variant.geometry,
             replayed.boards[0],
-            label=f"{record.white.name} – {record.black.name}",
-            mules=replayed.mules[0] if replayed.mules else None,
+            f"{record.white.name} – {record.black.name}",
+            replayed.mules[0] if replayed.mules else None,
         )
     labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
     data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
