@@ -3,9 +3,11 @@
 The same event is played twice through the full runner: 2,000 games between two bundled `random`
 engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
 the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
-told of every stored game and of every move of the running games, refreshing the site at most once a
-second and the live page's data at most once a second. The arbiter's CPU time is that of the runner's
-process plus, with the site, the publisher's; the engines' time is left out.
+told of every stored game and of every move of the running games, refreshing the site as often as its
+pacing allows (`arbiter.report.publisher.next_gap`) and the live page's data at most once a second.
+The arbiter's CPU time is that of the runner's process plus, with the site, the publisher's; the
+engines' time is left out. With the site, it also says how current the site was: how many refreshes
+the runner saw and how long after a game was stored the site showed it.
 
     python benchmarks/publish_overhead.py               # 2,000 games
     python benchmarks/publish_overhead.py --games 200   # a quick look
