@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 from test_store_site import new_event, record
 
-from arbiter.report.publisher import REFRESH_EVERY_SECONDS, REFRESH_SHARE, next_gap
+from arbiter.report.publisher import (
+    REFRESH_EVERY_SECONDS,
+    REFRESH_SHARE,
+    REFRESH_WITHIN_SECONDS,
+    next_gap,
+)
 from arbiter.report.store_site import StoreSite
 
 
@@ -21,8 +26,13 @@ def test_a_refresh_that_went_on_new_games_pages_is_followed_by_the_least_wait() 
 
 
 def test_the_wait_after_a_refresh_grows_with_its_event_wide_pages_only() -> None:
-    assert next_gap(took=0.5, pages=0.1) == pytest.approx(REFRESH_SHARE * 0.4)
-    assert next_gap(took=2.5, pages=2.1) == pytest.approx(REFRESH_SHARE * 0.4)
+    assert next_gap(took=0.2, pages=0.1) == pytest.approx(REFRESH_SHARE * 0.1)
+    assert next_gap(took=2.2, pages=2.1) == pytest.approx(REFRESH_SHARE * 0.1)
+
+
+def test_however_long_the_event_wide_pages_take_the_site_is_refreshed_within_a_few_seconds() -> None:
+    assert next_gap(took=3.0, pages=0.5) == REFRESH_WITHIN_SECONDS
+    assert REFRESH_EVERY_SECONDS < REFRESH_WITHIN_SECONDS <= 10.0
 
 
 def test_a_refresh_measures_the_part_of_its_time_that_went_on_the_games_pages(tmp_path: Path) -> None:
