@@ -3,9 +3,11 @@
 The same event is played twice through the full runner: 2,000 games between two bundled `random`
 engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
 the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
-told of every stored game and of every move of the running games, refreshing the site at most once a
-second and the live page's data at most once a second. The arbiter's CPU time is that of the runner's
-process plus, with the site, the publisher's; the engines' time is left out.
+told of every stored game and of every move of the running games, refreshing the site as often as its
+pacing allows (`arbiter.report.publisher.next_gap`) and the live page's data at most once a second.
+The arbiter's CPU time is that of the runner's process plus, with the site, the publisher's; the
+engines' time is left out. With the site, it also says how current the site was: how many refreshes
+the runner saw and how long after a game was stored the site showed it.
 
     python benchmarks/publish_overhead.py               # 2,000 games
     python benchmarks/publish_overhead.py --games 200   # a quick look
@@ -15,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import resource
+import statistics
 import tempfile
 import time
 from multiprocessing.queues import Queue
@@ -26,6 +30,7 @@ from pathlib import Path
 from arbiter.engines import EngineConfig
 from arbiter.report.live import LiveWatcher, Message, MessageBatch
 from arbiter.report.publisher import publish
+from arbiter.report.site import MANIFEST
 from arbiter.running.runner import TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
@@ -46,8 +51,46 @@ def cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float, float]:
-    """(wall seconds, runner CPU seconds, publisher CPU seconds) of one event."""
+class Currency:
+    """How far the site is behind the store: after each stored game, the revision the site's manifest
+    says it has published (a file read, about 50 µs of the runner's time a game)."""
+
+    def __init__(self, site: Path) -> None:
+        self.manifest = site / MANIFEST
+        self.stored: list[float] = []
+        """When each game was stored (its revision is its place in this list, from 1)."""
+        self.seen: list[tuple[float, int]] = []
+
+    def game_stored(self) -> None:
+        now = time.monotonic()
+        self.stored.append(now)
+        try:
+            revision = int(json.loads(self.manifest.read_text(encoding="utf-8"))["store"]["revision"])
+        except (OSError, ValueError, KeyError):
+            revision = 0
+        self.seen.append((now, revision))
+
+    def report(self) -> str:
+        """Refreshes seen, and how long a game waited to be on the site (median and longest), as far
+        as the moments games were stored show it."""
+        revisions = sorted({revision for _, revision in self.seen})
+        waits = []
+        place = 0
+        for number, stored in enumerate(self.stored, start=1):
+            while place < len(self.seen) and self.seen[place][1] < number:
+                place += 1
+            if place < len(self.seen):
+                waits.append(self.seen[place][0] - stored)
+        if not waits:
+            return "the site was not seen to show a game while the event ran"
+        return (
+            f"{len(revisions)} refreshes seen; a game was on the site {statistics.median(waits):.1f} s "
+            f"after it was stored (median), {max(waits):.1f} s at most"
+        )
+
+
+def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float, float, str]:
+    """(wall seconds, runner CPU seconds, publisher CPU seconds, how current the site was) of one event."""
     entries = [EngineEntry(name="random-a", bundled="random"), EngineEntry(name="random-b", bundled="random")]
     config = TournamentConfig(
         name="publish overhead",
@@ -76,7 +119,13 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
                 target=timed_publish, args=(messages, store.path, site, tournament_id, times)
             )
             child.start()
-            runner.after_game = lambda _: messages.put(("refresh",))
+            currency = Currency(site)
+
+            def after_game(_: int) -> None:
+                messages.put(("refresh",))
+                currency.game_stored()
+
+            runner.after_game = after_game
 
             batch = MessageBatch(messages.put)
 
@@ -91,7 +140,7 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             messages.put(("stop",))
             publisher = times.get()
             child.join()
-    return time.perf_counter() - started, cpu() - before, publisher
+    return time.perf_counter() - started, cpu() - before, publisher, "" if site is None else currency.report()
 
 
 def main() -> None:
@@ -105,18 +154,19 @@ def main() -> None:
         f"{args.games} games of random vs random"
     )
     with tempfile.TemporaryDirectory() as folder:
-        wall, own, _ = run_once(args.games, Path(folder), None)
+        wall, own, _, _ = run_once(args.games, Path(folder), None)
         print(
             f"without a site: wall {wall:.1f} s, arbiter CPU {own:.1f} s "
             f"({1000 * own / args.games:.1f} ms a game)"
         )
-        wall, own_site, publisher = run_once(args.games, Path(folder), Path(folder) / "site")
+        wall, own_site, publisher, current = run_once(args.games, Path(folder), Path(folder) / "site")
         total = own_site + publisher
         print(
             f"with the site:  wall {wall:.1f} s, arbiter CPU {total:.1f} s "
             f"({1000 * total / args.games:.1f} ms a game) = runner {own_site:.1f} s "
             f"+ publisher {publisher:.1f} s"
         )
+        print(f"how current the site was: {current}")
         print(
             f"publishing adds {100 * (total - own) / own:.0f}% to the arbiter's CPU time (goal: at most 33%)"
         )

@@ -58,6 +58,7 @@ from arbiter.tournament.schedule import PlannedGame
 
 PLAYERS = [f"Engine {letter}" for letter in "ABCDEFGHIJ"]
 REFRESHES = 5
+PROGRESS_EVERY = 10_000
 MAX_PLIES = 200
 START = datetime(2025, 1, 1, tzinfo=UTC)
 _TERMINATIONS = {
@@ -181,13 +182,22 @@ def write_database(path: Path, games: int) -> tuple[int, list[PlannedGame], Game
             config=config,
             status=TournamentStatus.RUNNING,
         )
+        began, cpu = time.perf_counter(), time.process_time()
         for number, game in enumerate(planned[:games]):
             store.record_game(tid, game, pool.record(game, number))
+            if (number + 1) % PROGRESS_EVERY == 0 or number + 1 == games:
+                wall, used = time.perf_counter() - began, time.process_time() - cpu
+                print(
+                    f"  stored {number + 1:,} games: {wall:.0f} s, {1000 * wall / (number + 1):.2f} ms "
+                    f"a game (CPU {1000 * used / (number + 1):.2f} ms), load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
     return tid, planned, pool
 
 
-def full_build(database: Path, site: Path) -> tuple[float, float]:
-    """`arbiter report --full` in a process of its own: (seconds, peak MB of that process)."""
+def full_build(database: Path, site: Path) -> tuple[float, float, float, float]:
+    """`arbiter report --full` in a process of its own: (seconds, CPU seconds of that process and its
+    workers, peak MB of that process, peak MB of its largest worker)."""
     probe = (
         "import resource, sys, time\n"
         "from arbiter.cli import app\n"
@@ -196,8 +206,10 @@ def full_build(database: Path, site: Path) -> tuple[float, float]:
         "    app(sys.argv[1:], standalone_mode=False)\n"
         "finally:\n"
         "    took = time.perf_counter() - began\n"
-        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
-        "    print('MEASURED', took, peak)\n"
+        "    own = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "    workers = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "    cpu = own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime\n"
+        "    print('MEASURED', took, cpu, own.ru_maxrss / 1024, workers.ru_maxrss / 1024)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe, "report", str(database), "--out", str(site), "--full"],
@@ -206,8 +218,8 @@ def full_build(database: Path, site: Path) -> tuple[float, float]:
         check=True,
     )
     line = next(text for text in done.stdout.splitlines() if text.startswith("MEASURED"))
-    _, took, peak = line.split()
-    return float(took), float(peak)
+    _, took, cpu, peak, worker_peak = line.split()
+    return float(took), float(cpu), float(peak), float(worker_peak)
 
 
 def load_times(site: Path) -> dict[str, float]:
@@ -262,14 +274,18 @@ def measure(games: int, folder: Path) -> dict[str, float]:
         tid, planned, pool = write_database(database, games)
         print(f"  {games:,} games stored in {time.perf_counter() - began:.0f} s", flush=True)
         shutil.copyfile(database, kept)
-    took, peak = full_build(database, site)
+    took, build_cpu, peak, worker_peak = full_build(database, site)
     files, size = site_size(site)
     print(
-        f"  full build: {took:.1f} s, peak {peak:.0f} MB; site {files:,} files, {size / 1e6:.0f} MB",
+        f"  full build: {took:.1f} s (CPU {build_cpu:.1f} s with its workers), peak {peak:.0f} MB "
+        f"(largest worker {worker_peak:.0f} MB); site {files:,} files, {size / 1e6:.0f} MB; "
+        f"load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
+    engine = sorted((site / "engines").glob("*.html"))[0].relative_to(site)
     sizes = {
-        name: (site / name).stat().st_size / 1e3 for name in ("index.html", "games.html", "openings.html")
+        str(name): (site / name).stat().st_size / 1e3
+        for name in ("index.html", "games.html", engine, "openings.html")
     }
     print("  page sizes: " + ", ".join(f"{name} {kb:.0f} kB" for name, kb in sizes.items()), flush=True)
     loads = load_times(site)
@@ -308,6 +324,7 @@ def measure(games: int, folder: Path) -> dict[str, float]:
     return {
         "games": games,
         "full": took,
+        "full_cpu": build_cpu,
         "peak_mb": peak,
         "refresh": statistics.median(warm),
         "refresh_cpu": statistics.median(warm_cpu),

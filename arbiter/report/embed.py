@@ -13,19 +13,22 @@ from typing import Any
 
 from markupsafe import Markup
 
-_ESCAPES = str.maketrans(
-    {
-        "<": "\\u003c",
-        ">": "\\u003e",
-        "&": "\\u0026",
-        "'": "\\u0027",
-        "\u2028": "\\u2028",
-        "\u2029": "\\u2029",
-    }
+_ESCAPES = (
+    ("<", "\\u003c"),
+    (">", "\\u003e"),
+    ("&", "\\u0026"),
+    ("'", "\\u0027"),
+    ("\u2028", "\\u2028"),
+    ("\u2029", "\\u2029"),
 )
 
 
 def script_json(value: Any) -> Markup:
     """`value` as JSON text safe to place between ``<script type="application/json">`` tags."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Markup(text.translate(_ESCAPES))
+    # One replace per character that is there (rarely any): str.translate with a table goes through
+    # the whole text a character at a time, a tenth of a game page's cost.
+    for character, escape in _ESCAPES:
+        if character in text:
+            text = text.replace(character, escape)
+    return Markup(text)

@@ -4,6 +4,7 @@ the viewer steps through (the board after every ply, from the rules core)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -14,32 +15,14 @@ from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
 from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.report.move_table import MoveRow, move_table_rows
 from arbiter.report.pdn_export import game_pdn, pdn_result
 from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
+from arbiter.rules.geometry import Geometry
 
 EVENT_PDN = "event.pdn"
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    ply: int
-    number: str
-    """``12.`` before the first mover's move, ``12…`` before the other side's."""
-    number_cell: str
-    """The move list's number: once per move, on its first row (a lone ``1…`` when the list starts
-    with the second mover); the second ply's row leaves it blank, so no number reads as cut short."""
-    side: str
-    text: str
-    book: bool
-    elapsed: float | None
-    clock: float | None
-    depth: int | None
-    score: float | None
-    info: str
-    warnings: tuple[str, ...]
-    draw_offered: bool
 
 
 def info_text(move: MoveRecord, before: Position | None = None) -> str:
@@ -108,6 +91,14 @@ def standard_start(record: GameRecord, variant: Variant | None, start: Position 
         return False
 
 
+@lru_cache(maxsize=256)
+def _first_board(
+    geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None
+) -> Markup:
+    """The board a page opens on, drawn once for all the games of a pairing from the same start."""
+    return board_svg(geometry, letters, label=label, mules=mules)
+
+
 @dataclass(frozen=True)
 class Neighbour:
     """The game before or after, for the page's links: its key and its page's file name."""
@@ -141,11 +132,11 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
     board: Markup | None = None
     if variant is not None and replayed.boards:
-        board = board_svg(
+        board = _first_board(
             variant.geometry,
             replayed.boards[0],
-            label=f"{record.white.name} – {record.black.name}",
-            mules=replayed.mules[0] if replayed.mules else None,
+            f"{record.white.name} – {record.black.name}",
+            replayed.mules[0] if replayed.mules else None,
         )
     labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
     data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
@@ -161,6 +152,7 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
         "board": board,
         "replay_fault": replayed.fault,
         "moves": rows,
+        "move_rows": move_table_rows(rows),
         "standard_start": standard_start(
             record, variant, replayed.positions[0] if replayed.positions else None
         ),

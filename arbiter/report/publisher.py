@@ -11,8 +11,8 @@ The process that times the engines only puts small messages on a queue (the move
 second together; multiprocessing's queue hands them to the pipe from a thread of its own); the child,
 started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
 when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
-last refresh took (games that end meanwhile are published together), and the live page's data at most
-once a second.
+last refresh spent on the event-wide pages, but at least every ten seconds (games that end meanwhile
+are published together), and the live page's data at most once a second.
 """
 
 from __future__ import annotations
@@ -31,10 +31,14 @@ from arbiter.report.live import LiveGames, LiveWatcher, Message, MessageBatch
 from arbiter.report.store_site import StoreSite
 from arbiter.tournament.schedule import PlannedGame
 
-REFRESH_EVERY_SECONDS = 1.0
-# ...and the site is refreshed at most once every so many times its last refresh took, so that on a
-# big event, whose refresh takes longer, publishing keeps to a small share of a core.
+REFRESH_EVERY_SECONDS = 2.0
+# ...and at most once every so many times its last refresh took to write the event-wide pages, so
+# that on a big event, whose standings and lists take longer, publishing keeps to a small share of a
+# core (`next_gap`)...
 REFRESH_SHARE = 30
+# ...but at least this often while games are stored, so that the site stays close behind the event
+# even on a busy machine, where the (niced) publisher's refreshes take longer.
+REFRESH_WITHIN_SECONDS = 10.0
 # The child is niced this much: on a busy machine the engines and the referee come first.
 NICENESS = 10
 CLOSE_TIMEOUT_SECONDS = 600.0
@@ -95,7 +99,7 @@ def publish(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    site = StoreSite(database, out, tournament_id)
+    site = StoreSite(database, out, tournament_id, keep_open=True)
     live = LiveGames(out)
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
@@ -127,12 +131,22 @@ def publish(
             _refresh(site)  # one that failed is tried again after the next game
             wanted = False
             refreshed_at = time.monotonic()
-            gap = max(refresh_every, REFRESH_SHARE * (refreshed_at - now))
+            gap = next_gap(refreshed_at - now, site.pages_seconds, refresh_every)
         if live.due(time.monotonic()):
             _write_live(live)
     live.games.clear()
     _write_live(live)
     _refresh(site)
+    site.close()
+
+
+def next_gap(took: float, pages: float, every: float = REFRESH_EVERY_SECONDS) -> float:
+    """Seconds from a refresh that took `took` seconds, `pages` of them on the pages of the games it
+    wrote, to the next one. Only the rest, the event-wide pages that every refresh writes again, is
+    spaced out (to one part in `REFRESH_SHARE`): a game's own page is written once whenever it is
+    written, so waiting longer would not save it, only leave the site further behind and make the next
+    refresh longer still. Never more than `REFRESH_WITHIN_SECONDS` (nor less than `every`)."""
+    return min(max(every, REFRESH_WITHIN_SECONDS), max(every, REFRESH_SHARE * max(0.0, took - pages)))
 
 
 def _refresh(site: StoreSite) -> None:

@@ -14,6 +14,7 @@ from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, pars
 from arbiter.referee.record import GameRecord
 from arbiter.rules import Move, Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.fen import FenError
+from arbiter.rules.geometry import Geometry
 
 EMPTY = "e"
 
@@ -42,18 +43,21 @@ class Replay:
 
 def board_letters(position: Position) -> str:
     """One letter per square, square 1 first."""
-    geometry = position.variant.geometry
     white, black, kings = position.white, position.black, position.kings
-    letters = []
-    for square in range(1, geometry.square_count + 1):
-        bit = 1 << geometry.square_bits[square]
-        if white & bit:
-            letters.append("W" if kings & bit else "w")
-        elif black & bit:
-            letters.append("B" if kings & bit else "b")
-        else:
-            letters.append(EMPTY)
-    return "".join(letters)
+    return "".join(
+        [
+            ("W" if kings & bit else "w")
+            if white & bit
+            else (("B" if kings & bit else "b") if black & bit else EMPTY)
+            for bit in _square_masks(position.variant.geometry)
+        ]
+    )
+
+
+@cache
+def _square_masks(geometry: Geometry) -> tuple[int, ...]:
+    """Each square's bit, square 1 first (a game page reads a board after every ply)."""
+    return tuple(1 << geometry.square_bits[square] for square in range(1, geometry.square_count + 1))
 
 
 @cache
@@ -78,7 +82,7 @@ def replay(record: GameRecord) -> Replay:
         return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
     first = position.turn is variant.first_to_move
     boards = [board_letters(position)]
-    mules = [tuple(position.mule_squares())]
+    mules = [tuple(position.mule_squares()) if position.mules else ()]
     moves: list[Move] = []
     positions = [position]
     fault = None
@@ -91,7 +95,7 @@ def replay(record: GameRecord) -> Replay:
         position = position.play(played)
         positions.append(position)
         boards.append(board_letters(position))
-        mules.append(tuple(position.mule_squares()))
+        mules.append(tuple(position.mule_squares()) if position.mules else ())
         moves.append(played)
     has_mules = any(mules)
     return Replay(

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from pathlib import Path
 from typing import overload
 
@@ -141,8 +144,11 @@ class StoreSite:
         workers: int = 1,
         games_per_page: int = GAMES_PER_PAGE,
         read_only: bool = False,
+        keep_open: bool = False,
     ) -> None:
         self.read_only = read_only
+        self.keep_open = keep_open
+        self._store: TournamentStore | None = None
         self.per_page = games_per_page
         self.database = database
         self.out = out
@@ -165,6 +171,9 @@ class StoreSite:
         """The key of the game stored last before those."""
         self._revision = 0
         self._top_id = 0
+        self.pages_seconds = 0.0
+        """Seconds the last refresh spent on the pages and PDN of the games it wrote (the rest went to
+        the event-wide pages, which every refresh writes again)."""
 
     @property
     def schedule_note(self) -> str | None:
@@ -183,12 +192,10 @@ class StoreSite:
         """Bring the site up to the database: everything when `full` or when the folder holds the site
         of something else (or of other code); otherwise what changed since its last build."""
         first = self._schedule is None
+        self.pages_seconds = 0.0
         if first and self.out.is_dir():
             remove_stale_temporaries(self.out)  # left by a build that was killed half way
-        # The file is checked for damage once; the refreshes after each game only read what changed.
-        with TournamentStore.open(
-            self.database, create=False, read_only=self.read_only, check=first
-        ) as store:
+        with self._opened(check=first) as store:
             if self._schedule is None:
                 self._start(load_schedule(store, self.reference))
             else:
@@ -221,6 +228,29 @@ class StoreSite:
         ).save(self.out)
         self._fresh = []
         return build
+
+    def close(self) -> None:
+        """Close the database kept open between refreshes (`keep_open`)."""
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    @contextmanager
+    def _opened(self, *, check: bool) -> Iterator[TournamentStore]:
+        """The database, checked for damage when `check` (the first refresh); the refreshes after each
+        game only read what changed. Kept open with `keep_open`, so that a refresh does not pay again
+        for opening the file and for turning the store's queries into SQL."""
+        if self._store is not None:
+            yield self._store
+            return
+        store = TournamentStore.open(self.database, create=False, read_only=self.read_only, check=check)
+        try:
+            yield store
+        finally:
+            if self.keep_open:
+                self._store = store
+            else:
+                store.close()
 
     # --- what the site knows of the games ------------------------------------------------------------
 
@@ -340,7 +370,7 @@ class StoreSite:
         writer = self._writer()
         writer.static()
         written = self._pdn_and_pages(
-            writer, store.games_since(tournament), append=False, count=self._played, previous=None
+            writer, self._games_since(store, tournament), append=False, count=self._played, previous=None
         )
         writer.games_pages(_GamesList(self._planned, self._extras, store, tournament))
         writer.event_pages()
@@ -352,10 +382,10 @@ class StoreSite:
         # A game published before and written again: its old text is in the event's PDN, so the whole
         # file is written anew (only when a stopped event is resumed).
         again = any(game.row_id <= published.top_id for game in fresh)
-        changed = store.games_since(tournament, published.revision)
+        changed = self._games_since(store, tournament, published.revision)
         if again:
             written = sum(1 for _ in self._game_pages(writer, changed, previous=self._before_fresh))
-            self._pdn_and_pages(writer, store.games_since(tournament), append=False, pages=False)
+            self._pdn_and_pages(writer, self._games_since(store, tournament), append=False, pages=False)
         else:
             written = self._pdn_and_pages(writer, changed, append=True, previous=self._before_fresh)
         places = [self._place(game.key) for game in fresh]
@@ -364,6 +394,16 @@ class StoreSite:
         opened = [game.opening for game in fresh if game.opening is not None]
         writer.event_pages(openings=opened)
         return SiteBuild(self.out, written, self._played - written, len(writer.written) + 2 * written)
+
+    def _games_since(
+        self, store: TournamentStore, tournament: int, revision: int = 0
+    ) -> Iterator[StoredGame]:
+        """The games stored after `revision` up to the revision this refresh read: a game the runner
+        stores while the pages are being written is left to the next refresh, which would otherwise
+        write its page and append its PDN a second time."""
+        return takewhile(
+            lambda game: game.revision <= self._revision, store.games_since(tournament, revision)
+        )
 
     def _pdn_and_pages(
         self,
@@ -378,6 +418,7 @@ class StoreSite:
         """Write the pages of `games` (unless not `pages`; the first one's link goes to the game
         `previous`) and their PDN, appended to the event's PDN or, without `append`, as the whole of
         it; return how many games."""
+        began = time.perf_counter()
         target = self.out / EVENT_PDN
         texts = (
             self._game_pages(writer, games, count, previous)
@@ -398,6 +439,7 @@ class StoreSite:
                     count += 1
             os.replace(temporary, target)
         writer.written.append(EVENT_PDN)
+        self.pages_seconds += time.perf_counter() - began
         return count
 
     def _game_pages(

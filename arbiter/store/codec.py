@@ -175,7 +175,7 @@ def _move_record(row: MoveColumns) -> MoveRecord:
         )
     return MoveRecord(
         ply=row.ply,
-        side=Side(row.side),
+        side=row.side,  # pydantic turns the text into a Side faster than Side() does
         text=row.text,
         hub=row.hub,
         from_opening=row.from_opening,

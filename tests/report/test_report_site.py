@@ -262,9 +262,9 @@ def test_names_and_engine_text_are_escaped_on_every_page(tmp_path: Path) -> None
 
 
 def test_script_json_keeps_hostile_text_as_data() -> None:
-    value = {"name": HOSTILE_WARNING, "line": "a\u2028b", "quote": "it's"}
+    value = {"name": HOSTILE_WARNING, "line": "a\u2028b\u2029c", "quote": "it's"}
     text = str(script_json(value))
-    for character in "<>&'\u2028":
+    for character in "<>&'\u2028\u2029":
         assert character not in text
     assert json.loads(text) == value
 

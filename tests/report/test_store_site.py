@@ -173,6 +173,47 @@ def test_games_read_by_a_refresh_that_failed_are_listed_by_the_next_one(
     assert pdn_keys(out) == [str(game.key) for game in games[:5]]
 
 
+def test_a_game_stored_while_a_refresh_writes_its_pages_is_published_once_by_the_next_refresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    site = StoreSite(database, out)
+    site.refresh()
+    record(database, tid, games, range(2, 3))
+    counted = StoreSite._read_changes
+
+    def runner_stores_a_game_meanwhile(self: StoreSite, *args: object) -> None:
+        counted(self, *args)  # type: ignore[arg-type]
+        record(database, tid, games, range(3, 4))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(StoreSite, "_read_changes", runner_stores_a_game_meanwhile)
+        assert site.refresh().games_written == 1
+    assert pdn_keys(out) == [str(game.key) for game in games[:3]]
+    assert site.refresh().games_written == 1
+    assert pdn_keys(out) == [str(game.key) for game in games[:4]]
+    assert "4 of 12 games played" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_publisher_that_keeps_the_database_open_sees_every_game_stored_since(tmp_path: Path) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    site = StoreSite(database, out, keep_open=True)
+    try:
+        site.refresh()
+        for number in (2, 3):
+            record(database, tid, games, range(number, number + 1))
+            assert site.refresh().games_written == 1
+            index = (out / "index.html").read_text(encoding="utf-8")
+            assert f"{number + 1} of 12 games played" in index
+    finally:
+        site.close()
+    assert pdn_keys(out) == [str(game.key) for game in games[:4]]
+
+
 def _without_times(page: str) -> str:
     """The page without the moment it was written."""
     return re.sub(r"updated \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", page)
