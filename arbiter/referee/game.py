@@ -130,7 +130,8 @@ def ending_words(end: GameEnd, to_move: Color) -> str:
 def engine_info(info: Info | None) -> EngineInfo | None:
     if info is None:
         return None
-    return EngineInfo(
+    # Built without validation, once a move: every field is already typed by the engine layer's parse.
+    return EngineInfo.model_construct(
         depth=info.depth,
         score=info.score,
         nodes=info.nodes,
@@ -153,7 +154,9 @@ class _SearchBase:
     @classmethod
     def of(cls, game: Game) -> _SearchBase:
         position = game.position
-        return cls(game.ply, position.hub(), tuple(position.mule_squares()))
+        # Most variants have no mules: their squares are not looked up after every irreversible move.
+        mules = tuple(position.mule_squares()) if position.mules else ()
+        return cls(game.ply, position.hub(), mules)
 
 
 @dataclass
