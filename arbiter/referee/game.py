@@ -130,8 +130,7 @@ def ending_words(end: GameEnd, to_move: Color) -> str:
 def engine_info(info: Info | None) -> EngineInfo | None:
     if info is None:
         return None
-    # Built without validation, once a move: every field is already typed by the engine layer's parse.
-    return EngineInfo.model_construct(
+    return EngineInfo(
         depth=info.depth,
         score=info.score,
         nodes=info.nodes,
@@ -428,8 +427,9 @@ class Referee:
         game = self.game
         before = game.position
         irreversible = game.is_irreversible(move)
-        # Built without validation: every field comes from the referee itself.
-        entry = MoveRecord.model_construct(
+        # Validated: pydantic's compiled validator builds this small model faster than ``model_construct``,
+        # whose Python loop over the fields is slower (about 3 against 4.5 µs a move).
+        entry = MoveRecord(
             ply=game.ply + 1,
             side=Side.WHITE if before.turn is Color.WHITE else Side.BLACK,
             text=format_pdn(before, move),
