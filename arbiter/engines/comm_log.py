@@ -41,8 +41,13 @@ class CommLog:
             self._file = path.open("a", encoding="utf-8", buffering=1)
 
     def sent(self, text: str) -> None:
+        if "\n" not in text:
+            self._add(">", text)
+            return
+        # The lines of one write (``pos``, ``level``, ``go``) leave together: one time for all of them.
+        at = time.time()
         for line in text.split("\n"):
-            self._add(">", line)
+            self._add(">", line, at)
 
     def received(self, text: str) -> None:
         self._add("<", text)
@@ -52,8 +57,8 @@ class CommLog:
         """The last lines, oldest first."""
         return [self._format(*entry) for entry in self._recent]
 
-    def _add(self, direction: str, text: str) -> None:
-        entry = (time.time(), self.context, direction, text)
+    def _add(self, direction: str, text: str, at: float | None = None) -> None:
+        entry = (time.time() if at is None else at, self.context, direction, text)
         self._recent.append(entry)
         if self.echo is None and self._file is None:
             return

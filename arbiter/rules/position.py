@@ -366,7 +366,10 @@ class Position:
         return sum(1 for raw in self._raw_moves() if raw[0] == from_bit and raw[1] == to_bit) > 1
 
     def _is_legal(self, raw: RawMove) -> bool:
-        return any(r[0] == raw[0] and r[1] == raw[1] and r[2] == raw[2] for r in self._raw_moves())
+        raws = self._raw_moves()
+        # A move found in this position carries one of these very tuples: the C-level look-up finds it
+        # at once; a move built elsewhere is matched on its start, end and captures.
+        return raw in raws or any(r[0] == raw[0] and r[1] == raw[1] and r[2] == raw[2] for r in raws)
 
     def capture_paths(self, move: Move) -> list[tuple[int, ...]]:
         """Every path (squares visited) by which ``move`` can be played; a capture may have several."""
