@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import os
 import re
 import tempfile
@@ -27,7 +28,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     """Replace `path` with `data` in one step (temporary file in the same folder, then rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    handle, temporary = _temporary_beside(path)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
@@ -36,6 +37,22 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+# Temporary names from the process id and a counter: a site refresh writes hundreds of files, and
+# `tempfile.mkstemp` spends much of a small file's write on drawing a random name.
+_TEMPORARY_NUMBERS = itertools.count()
+_CREATE_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def _temporary_beside(path: Path) -> tuple[int, str]:
+    """A new, empty temporary file ``.NAME.<pid>-<n>.tmp`` beside `path`, opened for writing; if that
+    name is taken (a file left by a killed process that had the same id), one from `tempfile`."""
+    temporary = str(path.parent / f".{path.name}.{os.getpid()}-{next(_TEMPORARY_NUMBERS)}.tmp")
+    try:
+        return os.open(temporary, _CREATE_NEW, 0o600), temporary
+    except FileExistsError:
+        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
 
 
 def check_writable_folder(folder: Path) -> None:

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, func, insert
 from sqlalchemy import select as sql_select
@@ -35,23 +35,18 @@ from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.store.codec import (
     game_columns,
-    game_key_of,
     load_dict,
     load_list,
     move_columns,
-    record_from_rows,
 )
 from arbiter.store.database import Connector
 from arbiter.store.errors import GameAlreadyRecordedError, StoreError, UnknownTournamentError
 from arbiter.store.events import Event, EventKind, StoredEvent, now
-from arbiter.store.models import GameLine, StoredEngine, StoredGame
+from arbiter.store.models import GameLine, StoredEngine
 from arbiter.store.orm import orm_engines
 from arbiter.store.records import GameKey, ScheduledGame
 from arbiter.store.run_store import RunStore, check_fits
 from arbiter.store.tables import EngineRow, EventRow, GameRow, MoveRow, StoreModel, TournamentRow
-
-if TYPE_CHECKING:
-    from arbiter.store.codec import MoveColumns
 
 _MOVE_INSERT = insert(StoreModel.metadata.tables["move"])
 _GAME_INSERT = insert(StoreModel.metadata.tables["game"])
@@ -195,26 +190,6 @@ class TournamentStore(RunStore):
             self._tournament_row(session, tournament_id)
             return self._next_revision(session, tournament_id) - 1
 
-    def games_since(self, tournament_id: int, revision: int = 0, *, batch: int = 50) -> Iterator[StoredGame]:
-        """The games written after `revision`, with their moves, in the order they were written; read
-        `batch` games at a time, so that a whole event goes through in little memory."""
-        last = revision
-        while True:
-            with Session(self._reader) as session:
-                self._tournament_row(session, tournament_id)
-                rows = session.exec(
-                    select(GameRow)
-                    .where(GameRow.tournament_id == tournament_id, col(GameRow.revision) > last)
-                    .order_by(col(GameRow.revision))
-                    .limit(batch)
-                ).all()
-                moves = self._moves_of(session, [row.id for row in rows if row.id is not None])
-                found = [_stored_game(row, moves.get(row.id or 0, [])) for row in rows]
-            yield from found
-            if len(found) < batch:
-                return
-            last = found[-1].revision
-
     def game_lines(self, tournament_id: int, since_revision: int = 0, *, limit: int = -1) -> list[GameLine]:
         """The games written after `since_revision` (all of them by default; the first `limit` when
         it is not negative), without their moves, in the order they were written. Read with plain SQL:
@@ -253,19 +228,6 @@ class TournamentStore(RunStore):
                     line = _game_line(row)
                     found[str(line.key)] = line
         return found
-
-    def _moves_of(self, session: Session, game_ids: list[int]) -> dict[int, list[MoveColumns]]:
-        moves: dict[int, list[MoveColumns]] = {}
-        # Read with plain SQL (rows named by column, as the ORM's would be): a game has a hundred
-        # moves, and making an ORM object of each costs more than the rest of reading the game.
-        connection = session.connection()
-        # In slices, to stay below SQLite's limit on bound parameters.
-        for start in range(0, len(game_ids), 500):
-            chunk = game_ids[start : start + 500]
-            query = _MOVES_QUERY.format(marks=", ".join("?" * len(chunk)))
-            for row in connection.exec_driver_sql(query, tuple(chunk)).fetchall():
-                moves.setdefault(row.game_id, []).append(row)
-        return moves
 
     # --- events -------------------------------------------------------------------------------------
 
@@ -365,11 +327,6 @@ _LINE_QUERY = (
     "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
     "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
 )
-_MOVES_QUERY = (
-    "SELECT game_id, ply, side, text, hub, from_opening, elapsed, clock, warnings, draw_offered, "
-    "has_info, depth, score, nodes, info_time, nps, pv, info_extra "
-    "FROM move WHERE game_id IN ({marks}) ORDER BY game_id, ply"
-)
 _LINE_KEYS_QUERY = _LINE_QUERY.split(" WHERE ")[0] + " WHERE tournament_id = ? AND game_key IN ({marks})"
 
 
@@ -397,20 +354,6 @@ def _game_line(row: Any) -> GameLine:
         seconds=(row[20], row[21]),
         depths=(row[22], row[23]),
         depth_sum=(row[24], row[25]),
-    )
-
-
-def _stored_game(row: GameRow, moves: list[MoveColumns]) -> StoredGame:
-    assert row.id is not None
-    return StoredGame(
-        id=row.id,
-        key=game_key_of(row),
-        cycle=row.cycle,
-        pair_index=row.pair_index,
-        opening_id=row.opening_id,
-        opening_index=row.opening_index,
-        record=record_from_rows(row, moves),
-        revision=row.revision,
     )
 
 

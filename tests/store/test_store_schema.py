@@ -8,13 +8,15 @@ from contextlib import closing
 from pathlib import Path
 
 from sqlalchemy import create_engine
+from sqlmodel import Session, col, select
 from store_samples import game_for, new_tournament, played_game
 
 from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import Winner
 from arbiter.store import Event, EventKind, RunStore, TournamentStore
+from arbiter.store.codec import game_key_of, record_from_rows
 from arbiter.store.schema import DDL
-from arbiter.store.tables import StoreModel, metadata_ddl
+from arbiter.store.tables import GameRow, MoveRow, StoreModel, metadata_ddl
 from arbiter.tournament.schedule import PlannedGame, TournamentFormat, plan_games
 
 PLAYERS = ("Greedy", "Random", "Alpha-beta")
@@ -98,3 +100,40 @@ def test_games_the_orm_writes_in_a_batch_read_back_the_same_without_it(tmp_path:
     with RunStore.open(path, create=False) as store:
         assert [game.record for game in store.games(tid)] == [record for _, record in batch]
         assert store.finished_keys(tid) == {planned.key for planned, _ in batch}
+
+
+def test_the_games_since_a_revision_read_with_plain_sql_equal_the_records_of_the_orms_rows(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.db"
+    games = schedule()
+    with TournamentStore.open(path) as store:
+        tid = new_tournament(store, PLAYERS)
+        store.record_game(tid, games[0], game_for(games[0], Winner.WHITE, seed=31))
+        store.record_game(tid, games[1], game_for(games[1], Winner.UNFINISHED, seed=32))
+        store.record_game(tid, games[2], played_game(33, white=games[2].white, black=games[2].black))
+        store.record_game(tid, games[1], game_for(games[1], Winner.DRAW, seed=34, plies=30))
+        since = list(store.games_since(tid, 1, batch=2))
+    engine = create_engine(f"sqlite:///{path}")
+    with Session(engine) as session:
+        rows = session.exec(
+            select(GameRow)
+            .where(GameRow.tournament_id == tid, col(GameRow.revision) > 1)
+            .order_by(col(GameRow.revision))
+        ).all()
+        through_orm = [
+            (
+                row.revision,
+                game_key_of(row),
+                record_from_rows(
+                    row,
+                    session.exec(
+                        select(MoveRow).where(MoveRow.game_id == row.id).order_by(col(MoveRow.ply))
+                    ).all(),
+                ),
+            )
+            for row in rows
+        ]
+    engine.dispose()
+    assert [(game.revision, game.key, game.record) for game in since] == through_orm
+    assert [key for _, key, _ in through_orm] == [games[2].key, games[1].key]
