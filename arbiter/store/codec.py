@@ -18,6 +18,7 @@ from arbiter.referee.record import (
     Termination,
     Winner,
 )
+from arbiter.store.errors import StoredGameUnreadableError
 from arbiter.store.records import GameKey, ScheduledGame
 
 if TYPE_CHECKING:
@@ -132,7 +133,37 @@ def game_key_of(row: GameRow) -> GameKey:
 
 
 def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
-    """The game record stored in `game` and its `moves` (in ply order)."""
+    """The game record stored in `game` and its `moves` (in ply order). Raises
+    StoredGameUnreadableError, naming the game and the ply, for a value that cannot be read back."""
+    label = f"{game_key_of(game)} (id {game.id})"
+    try:
+        records = [_move_record(move) for move in moves]
+    except ValueError as error:  # pydantic's validation errors and JSON's decoding errors are ValueErrors
+        ply = next((move.ply for move in moves if not _readable(move)), None)
+        raise StoredGameUnreadableError(
+            label if ply is None else f"{label}, ply {ply}", _first_line(error)
+        ) from None
+    try:
+        return _game_record(game, records)
+    except ValueError as error:
+        raise StoredGameUnreadableError(label, _first_line(error)) from None
+
+
+def _readable(move: MoveColumns) -> bool:
+    try:
+        _move_record(move)
+    except ValueError:
+        return False
+    return True
+
+
+def _first_line(error: ValueError) -> str:
+    lines = str(error).splitlines()
+    # pydantic puts the model's name first and the field and its problem on the next lines
+    return "; ".join(line.strip() for line in lines[:3] if line.strip()) or type(error).__name__
+
+
+def _game_record(game: GameRow, moves: list[MoveRecord]) -> GameRecord:
     outcome = None
     if game.termination is not None:
         outcome = GameOutcome(
@@ -152,7 +183,7 @@ def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
         start_fen=game.start_fen,
         opening=None if game.opening is None else OpeningRecord.model_validate_json(game.opening),
         time_control=game.time_control,
-        moves=[_move_record(move) for move in moves],
+        moves=moves,
         outcome=outcome,
         started_at=datetime.fromisoformat(game.started_at),
         ended_at=None if game.ended_at is None else datetime.fromisoformat(game.ended_at),

@@ -61,6 +61,18 @@ class StoreDamagedError(StoreError):
         )
 
 
+class StoredGameUnreadableError(StoreError):
+    """A stored game holds a value arbiter never writes there (the file was edited or damaged in a way
+    SQLite's own checks cannot see): the game is named, nothing is changed."""
+
+    def __init__(self, game: str, detail: str) -> None:
+        self.game = game
+        super().__init__(
+            f"stored game {game}: {detail}; the database holds a value arbiter does not write there "
+            "(was the file edited?); nothing was changed in it"
+        )
+
+
 class UnknownTournamentError(StoreError):
     def __init__(self, path: Path, wanted: int | str) -> None:
         self.path = path

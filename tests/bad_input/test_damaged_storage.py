@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Iterator
@@ -277,3 +278,21 @@ def test_damage_met_after_opening_is_a_message_not_a_traceback(
     assert ended.value.code not in (0, None)
     err = capsys.readouterr().err
     assert "error: the database failed" in err and "arbiter db check" in err, err
+
+
+def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
+    tmp_path: Path, stored_event: Path
+) -> None:
+    # An edited file passes SQLite's checks; what cannot be read back is named, not a traceback.
+    database = tmp_path / "event.sqlite"
+    shutil.copy(stored_event, database)
+    with sqlite3.connect(database) as db:
+        third = "SELECT game_id, ply FROM move ORDER BY game_id, ply LIMIT 1 OFFSET 2"
+        game_id, ply = db.execute(third).fetchone()
+        db.execute("UPDATE move SET side = 'purple' WHERE game_id = ? AND ply = ?", (game_id, ply))
+    before = stored_rows(database)
+    for command in (["report", database, "--out", tmp_path / "site"], ["pdn", "export", database]):
+        assert_refused(
+            arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'"
+        )
+    assert stored_rows(database) == before
