@@ -195,9 +195,8 @@ class LoopReader:
         why = self._take(data, at)
         if why is not None:
             self._pending.append(functools.partial(self._sink.stream_stopped, why))
-            if not self._draining:
-                self._stopped = True
-                self._watch(False)
+            self._stopped = True
+            self._watch(False)
         return True
 
     def _take(self, data: bytes, at: float) -> str | None:

@@ -136,25 +136,16 @@ def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
     """The game record stored in `game` and its `moves` (in ply order). Raises
     StoredGameUnreadableError, naming the game and the ply, for a value that cannot be read back."""
     label = f"{game_key_of(game)} (id {game.id})"
-    try:
-        records = [_move_record(move) for move in moves]
-    except ValueError as error:  # pydantic's validation errors and JSON's decoding errors are ValueErrors
-        ply = next((move.ply for move in moves if not _readable(move)), None)
-        raise StoredGameUnreadableError(
-            label if ply is None else f"{label}, ply {ply}", _first_line(error)
-        ) from None
+    records = []
+    for move in moves:
+        try:
+            records.append(_move_record(move))
+        except ValueError as error:  # pydantic's validation errors and JSON's decoding errors
+            raise StoredGameUnreadableError(f"{label}, ply {move.ply}", _first_line(error)) from None
     try:
         return _game_record(game, records)
     except ValueError as error:
         raise StoredGameUnreadableError(label, _first_line(error)) from None
-
-
-def _readable(move: MoveColumns) -> bool:
-    try:
-        _move_record(move)
-    except ValueError:
-        return False
-    return True
 
 
 def _first_line(error: ValueError) -> str:

@@ -42,6 +42,7 @@ from arbiter.store.codec import (
 from arbiter.store.database import Connector
 from arbiter.store.errors import GameAlreadyRecordedError, StoreError, UnknownTournamentError
 from arbiter.store.events import Event, EventKind, StoredEvent, now
+from arbiter.store.fast_write import event_row
 from arbiter.store.models import GameLine, StoredEngine
 from arbiter.store.orm import orm_engines
 from arbiter.store.records import GameKey, ScheduledGame
@@ -153,7 +154,7 @@ class TournamentStore(RunStore):
             connection.execute(_MOVE_INSERT, [move_columns(game.id, move) for move in record.moves])
         if events:
             session.connection().execute(
-                _EVENT_INSERT, [_event_columns(tournament_id, game.id, e) for e in events]
+                _EVENT_INSERT, [{**event_row(tournament_id, e), "game_id": game.id} for e in events]
             )
         return game.id
 
@@ -263,6 +264,7 @@ class TournamentStore(RunStore):
             raise UnknownTournamentError(self.path, tournament_id)
         return row
 
+
 def _insert_new_games(
     session: Session,
     tournament_id: int,
@@ -355,14 +357,3 @@ def _game_line(row: Any) -> GameLine:
         depths=(row[22], row[23]),
         depth_sum=(row[24], row[25]),
     )
-
-
-def _event_columns(tournament_id: int, game_id: int | None, event: Event) -> dict[str, Any]:
-    return {
-        "tournament_id": tournament_id,
-        "game_id": game_id,
-        "engine": event.engine,
-        "kind": event.kind.value,
-        "message": event.message,
-        "at": event.at.isoformat(),
-    }
