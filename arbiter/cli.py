@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sqlite3
 import sys
+from collections.abc import Sequence
 
 import typer
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate_command_line
-
-app = typer.Typer(
-    name="arbiter",
-    help="Tournament arbiter and match runner for checkers and draughts engines.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
 
 # Each module under arbiter.commands adds its own commands; listing them here keeps the order of --help.
 COMMAND_MODULES = [
@@ -50,7 +44,6 @@ def package_version() -> str:
         return "unknown (not installed)"
 
 
-@app.callback()
 def _root(
     version: bool = typer.Option(
         False, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
@@ -59,8 +52,72 @@ def _root(
     """Tournament arbiter and match runner for checkers and draughts engines."""
 
 
-for _name in COMMAND_MODULES:
-    importlib.import_module(_name).register(app)
+# The module that adds each command. `arbiter match ...` imports only its own module: the others' imports
+# (their models, readers and libraries) are start-up CPU a command does not use. `--help`, a command
+# not listed here and `from arbiter.cli import app` get every command.
+COMMAND_HOMES = {
+    "perft": "arbiter.commands.rules",
+    "variants": "arbiter.commands.rules",
+    "engine": "arbiter.commands.engine",
+    "play": "arbiter.commands.play",
+    "run": "arbiter.commands.run",
+    "match": "arbiter.commands.run",
+    "standings": "arbiter.commands.standings",
+    "pdn": "arbiter.commands.pdn",
+    "report": "arbiter.commands.report",
+    "stats": "arbiter.commands.stats",
+    "ratings": "arbiter.commands.ratings",
+    "db": "arbiter.commands.db",
+    "serve": "arbiter.commands.serve",
+}
+
+
+def build_app(modules: Sequence[str] = COMMAND_MODULES) -> typer.Typer:
+    """The Typer application with the commands of these modules."""
+    application = typer.Typer(
+        name="arbiter",
+        help="Tournament arbiter and match runner for checkers and draughts engines.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+    application.callback()(_root)
+    for name in modules:
+        importlib.import_module(name).register(application)
+    return application
+
+
+def modules_for(args: Sequence[str]) -> list[str]:
+    """The command modules a command line needs: the named command's own, or all of them."""
+    home = COMMAND_HOMES.get(args[0]) if args else None
+    return [home] if home is not None else list(COMMAND_MODULES)
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # `app`, with every command, is built when first asked for (tests and scripts drive it directly).
+    if name == "app":
+        application = build_app()
+        globals()["app"] = application
+        return application
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def started(args: Sequence[str]) -> typer.Typer:
+    """The application for this command line, its modules imported with the garbage collector paused.
+
+    Importing makes some 80,000 objects that live as long as the process: collecting while importing
+    (a hundred young collections) and once more before the games (`settle_for_timing`) would walk them
+    all for nothing. They are frozen instead, out of the collector's sight; the few hundred objects of
+    garbage imports leave in cycles are kept with them.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return build_app(modules_for(args))
+    finally:
+        gc.freeze()
+        if collecting:
+            gc.enable()
 
 
 def main() -> None:
@@ -72,7 +129,7 @@ def main() -> None:
         typer.echo(f"error: {error}", err=True)
         raise SystemExit(2) from None
     try:
-        app(args=args, prog_name="arbiter")
+        started(args)(args=args, prog_name="arbiter")
     except Exception as exc:
         if not is_database_failure(exc):
             raise

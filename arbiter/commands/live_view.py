@@ -11,9 +11,9 @@ import asyncio
 import math
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
-from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
@@ -24,6 +24,9 @@ from arbiter.store import Event, EventKind, RunStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
+
+if TYPE_CHECKING:
+    from rich.live import Live
 
 TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
 FORFEITS = frozenset(
@@ -70,6 +73,8 @@ class LiveView:
 
     def __enter__(self) -> LiveView:
         if self.console.is_terminal:
+            from rich.live import Live  # only a terminal gets the live view (plain lines otherwise)
+
             self._live = Live(self._render(), console=self.console, refresh_per_second=4, transient=False)
             self._live.__enter__()
         return self

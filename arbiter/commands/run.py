@@ -24,8 +24,6 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig, EngineIdentity
-from arbiter.report.files import check_writable_folder
-from arbiter.report.inputs import SiteError
 from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import RunStore, StoreError
@@ -365,6 +363,10 @@ def _execute(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     if report_dir is not None:
+        # The site's modules load only for an event that publishes one.
+        from arbiter.report.files import check_writable_folder
+        from arbiter.report.inputs import SiteError
+
         try:
             check_writable_folder(report_dir)
         except SiteError as exc:

@@ -15,12 +15,12 @@ Typical use by the referee::
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arbiter.engines.checkerboard import CheckerBoardEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
-from arbiter.engines.dxp import DxpEngine
 from arbiter.engines.faults import (
     FAULT_KINDS,
     BadMoveFormat,
@@ -51,16 +51,31 @@ from arbiter.engines.level import Clock, Depth, Infinite, Level, MoveTime, Nodes
 from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, variant_setting
 from arbiter.engines.results import Info, SearchResult
 
+if TYPE_CHECKING:
+    from arbiter.engines.dxp import DxpEngine
+
 
 def create_engine(
     config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
 ) -> EngineClient:
     """The client for ``config.protocol``; nothing is started yet."""
     if config.protocol == "dxp":
+        from arbiter.engines.dxp import DxpEngine
+
         return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
     if config.protocol == "checkerboard":
         return CheckerBoardEngine(config, stderr_log=stderr_log, comm_log=comm_log)
     return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+
+
+def __getattr__(name: str) -> object:
+    # The DXP client (its wire format, its clock) loads when a DXP engine is made or it is named: a match
+    # of Hub engines does not import it.
+    if name == "DxpEngine":
+        from arbiter.engines.dxp import DxpEngine
+
+        return DxpEngine
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 async def probe_engine(

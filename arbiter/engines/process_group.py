@@ -14,7 +14,6 @@ import ctypes
 import os
 import signal
 from dataclasses import dataclass
-from pathlib import Path
 
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper_tried = False
@@ -47,27 +46,32 @@ def become_subreaper() -> None:
         pass
 
 
-def _read_entry(stat_file: Path) -> ProcessEntry | None:
+def _read_entry(pid: int | str, in_group: int | None = None) -> ProcessEntry | None:
+    """The process ``pid`` as its /proc stat line shows it; None when it is gone, or (given ``in_group``)
+    when it is in another process group. A look through /proc reads every process's line: plain file
+    reads, and an entry made only for the processes looked for, keep that cheap."""
     try:
-        text = stat_file.read_text()
+        with open(f"/proc/{pid}/stat", "rb") as stat_file:
+            text = stat_file.read().decode(errors="replace")
     except OSError:  # the process ended while we looked
         return None
     # "pid (command) state ppid pgrp ..." where the command may itself hold spaces and parentheses;
     # the start time is the 22nd field of the line, the 20th after the command.
     head, _, tail = text.rpartition(")")
-    pid_text, _, command = head.partition(" (")
     fields = tail.split()
     try:
-        return ProcessEntry(
-            int(pid_text), int(fields[1]), int(fields[2]), fields[0], command, int(fields[19])
-        )
+        pgid = int(fields[2])
+        if in_group is not None and pgid != in_group:
+            return None
+        pid_text, _, command = head.partition(" (")
+        return ProcessEntry(int(pid_text), int(fields[1]), pgid, fields[0], command, int(fields[19]))
     except (ValueError, IndexError):
         return None
 
 
 def read_entry(pid: int) -> ProcessEntry | None:
     """The process with this pid now, or None when there is none."""
-    return _read_entry(Path(f"/proc/{pid}/stat"))
+    return _read_entry(pid)
 
 
 def is_same_process(entry: ProcessEntry, current: ProcessEntry | None) -> bool:
@@ -77,16 +81,16 @@ def is_same_process(entry: ProcessEntry, current: ProcessEntry | None) -> bool:
 
 def group_members(pgid: int) -> list[ProcessEntry]:
     """Processes (zombies included) whose process group is ``pgid``; empty where /proc is missing."""
-    members = []
-    proc = Path("/proc")
-    if not proc.is_dir():
+    try:
+        names = os.listdir("/proc")
+    except OSError:
         return []
-    for entry_dir in proc.iterdir():
-        if not entry_dir.name.isdigit():
-            continue
-        entry = _read_entry(entry_dir / "stat")
-        if entry is not None and entry.pgid == pgid:
-            members.append(entry)
+    members = []
+    for name in names:
+        if name.isdigit():
+            entry = _read_entry(name, in_group=pgid)
+            if entry is not None:
+                members.append(entry)
     return members
 
 

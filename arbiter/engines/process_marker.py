@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from pathlib import Path
 
 from arbiter.engines.process_group import ProcessEntry, read_entry
 
@@ -34,7 +33,8 @@ def carries_token(pid: int, token: str) -> bool:
     """Whether the process ``pid`` was started with ``token`` in its marker (False for zombies, whose
     environment is gone, and for processes that cannot be read)."""
     try:
-        environment = Path(f"/proc/{pid}/environ").read_bytes()
+        with open(f"/proc/{pid}/environ", "rb") as environ_file:
+            environment = environ_file.read()
     except OSError:
         return False
     wanted = token.encode()
@@ -49,20 +49,21 @@ def carries_token(pid: int, token: str) -> bool:
 
 def marked_processes(token: str) -> list[ProcessEntry]:
     """Every live process of this user, other than the arbiter itself, that carries ``token``."""
-    proc = Path("/proc")
-    if not proc.is_dir():
+    try:
+        names = os.listdir("/proc")
+    except OSError:
         return []
     me, uid = os.getpid(), os.getuid()
     found = []
-    for entry_dir in proc.iterdir():
-        if not entry_dir.name.isdigit() or int(entry_dir.name) == me:
+    for name in names:
+        if not name.isdigit() or int(name) == me:
             continue
         try:
-            if entry_dir.stat().st_uid != uid:
+            if os.stat(f"/proc/{name}").st_uid != uid:
                 continue
         except OSError:  # it ended while we looked
             continue
-        pid = int(entry_dir.name)
+        pid = int(name)
         if not carries_token(pid, token):
             continue
         entry = read_entry(pid)

@@ -13,7 +13,6 @@ from pathlib import Path
 
 from arbiter.engines import (
     CommLog,
-    DxpEngine,
     EngineConfig,
     EngineConfigError,
     EngineFault,
@@ -97,7 +96,10 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
         if engine.protocol == "hub":
             resolve_settings(engine.name, identity.params, engine.params, told, engine.variant_names)
         await client.configure(told)
-        if isinstance(client, DxpEngine):
+        if engine.protocol == "dxp":
+            from arbiter.engines.dxp import DxpEngine  # loaded by create_engine for this engine
+
+            assert isinstance(client, DxpEngine)
             # A DXP engine says its name only when it accepts a game: one is proposed and ended at once.
             return await client.introduce(Position.start(get_variant(variant)).hub())
         return client.identity or identity

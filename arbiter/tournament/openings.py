@@ -15,9 +15,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
-from arbiter.notation.pdn import PdnError
-from arbiter.notation.pdn_openings import openings_from_pdn
-
 # The project's copy of the ACF deck; see data/acf_3move_deck.tsv for its columns and sources.
 DEFAULT_ACF_DECK_PATH = Path(__file__).resolve().parents[2] / "data" / "acf_3move_deck.tsv"
 
@@ -290,6 +287,10 @@ def read_pdn_openings(path: Path, plies: int, variant: str) -> list[Opening]:
     Games without a GameType tag are read as `variant`; a game of another variant is refused, as is a
     game whose start or first plies do not replay. Each opening's id is `<file name>#<game number>`.
     """
+    # The PDN reader is imported here: an event without a .pdn opening file never loads it.
+    from arbiter.notation.pdn import PdnError
+    from arbiter.notation.pdn_openings import openings_from_pdn
+
     if not path.is_file():
         raise OpeningError(f"{path}: no such opening file")
     try:

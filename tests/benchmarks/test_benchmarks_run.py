@@ -80,6 +80,14 @@ def test_referee_overhead_benchmark_runs_an_event_at_a_concurrency(tmp_path: Pat
     assert "added between the engine's send time and the arrival charged" in out and "time forfeits" in out
 
 
+def test_match_startup_benchmark_runs_a_match_of_this_tree_beside_another_checkout(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engine")
+    tree = BENCHMARKS.parent
+    out = run_benchmark("match_startup", "--runs", "1", "--games", "1", "--compare", str(tree), cwd=tmp_path)
+    assert out.count("CPU of the whole process") == 2 and "over 1 runs" in out
+
+
 def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> None:
     if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
         pytest.skip("no C compiler to build the instant engines")

@@ -1,5 +1,7 @@
 """A match loads only what it uses: the ORM, the site's templates, the cluster and the test-only rules
-library stay out of the `arbiter match` process (they cost it most of its memory and start-up)."""
+library stay out of the `arbiter match` process (they cost it most of its memory and start-up), and so
+do the other commands' modules, the PDN reader, the DXP client and the site's code (each costs start-up
+CPU, which a match of many short games pays once per run)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,12 @@ from pathlib import Path
 HOOK = """
 import atexit, sys
 from pathlib import Path
+import gc
 out = Path(sys.argv.pop(1))
-atexit.register(lambda: out.write_text("\\n".join(sorted(sys.modules))))
+def written():
+    out.write_text("\\n".join(sorted(sys.modules)))
+    out.with_suffix(".gc").write_text(f"{gc.isenabled()} {gc.get_freeze_count()}")
+atexit.register(written)
 sys.argv[0] = "arbiter"
 from arbiter.cli import main
 main()
@@ -21,6 +27,26 @@ main()
 # Packages a match must not load, and the arbiter's own modules that would bring them.
 HEAVY = ("sqlalchemy", "sqlmodel", "jinja2", "distributed", "dask", "draughts")
 ORM_AND_SITE = ("arbiter.store.store", "arbiter.store.tables", "arbiter.store.orm", "arbiter.report.site")
+# What a match of Hub engines without a .pdn opening file or --report does not use.
+NOT_IN_A_MATCH = (
+    "arbiter.commands.rules",
+    "arbiter.commands.engine",
+    "arbiter.commands.play",
+    "arbiter.commands.pdn",
+    "arbiter.commands.report",
+    "arbiter.commands.stats",
+    "arbiter.commands.ratings",
+    "arbiter.commands.db",
+    "arbiter.commands.serve",
+    "arbiter.notation.pdn",
+    "arbiter.notation.pdn_openings",
+    "arbiter.publishing",
+    "arbiter.engines.dxp",
+    "arbiter.engines.dxp_wire",
+    "arbiter.report",
+    "rich.live",
+    "http.server",
+)
 
 
 def loaded_by(args: list[str], tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], set[str]]:
@@ -87,3 +113,66 @@ def test_every_command_is_still_listed_and_a_report_still_loads_its_templates(tm
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "site" / "index.html").is_file()
     assert {"jinja2", "sqlalchemy", "arbiter.report.site"} <= modules
+
+
+def test_a_match_leaves_out_the_other_commands_the_pdn_reader_the_dxp_client_and_the_site(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "m.sqlite"
+    done, modules = loaded_by(
+        ["match", "random", "greedy", "--games", "2", "--max-plies", "10", "--db", str(database)], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert "arbiter.commands.run" in modules
+    loaded = sorted(
+        name for name in modules if any(name == m or name.startswith(m + ".") for m in NOT_IN_A_MATCH)
+    )
+    assert loaded == []
+
+
+def test_each_command_is_found_in_the_module_that_adds_it() -> None:
+    # `arbiter NAME` imports only COMMAND_HOMES[NAME]: the table must say where every command is.
+    import typer.main
+
+    from arbiter.cli import COMMAND_HOMES, COMMAND_MODULES, build_app
+
+    for module in COMMAND_MODULES:
+        group = typer.main.get_command(build_app([module]))
+        assert isinstance(group, typer.main.TyperGroup)
+        assert set(group.commands) == {name for name, home in COMMAND_HOMES.items() if home == module}
+    assert set(COMMAND_HOMES.values()) == set(COMMAND_MODULES)
+
+
+def test_a_match_in_cutechess_spelling_still_finds_its_module(tmp_path: Path) -> None:
+    database = tmp_path / "m.sqlite"
+    done, modules = loaded_by(
+        [
+            "match",
+            "-engine",
+            "cmd=random",
+            "-engine",
+            "cmd=greedy",
+            "-games",
+            "2",
+            "-maxmoves",
+            "5",
+            "--db",
+            str(database),
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "finished: 2/2 games" in done.stdout
+    assert "arbiter.commands.pdn" not in modules
+
+
+def test_start_up_leaves_the_collector_on_with_the_imported_objects_frozen(tmp_path: Path) -> None:
+    database = tmp_path / "m.sqlite"
+    loaded_by(
+        ["match", "random", "greedy", "--games", "2", "--max-plies", "10", "--db", str(database)], tmp_path
+    )
+    done, _ = loaded_by(["standings", str(database)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    enabled, frozen = (tmp_path / "modules.gc").read_text().split()
+    assert enabled == "True"
+    assert int(frozen) > 10_000  # the modules, classes and functions of start-up, never collected again
