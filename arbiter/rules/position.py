@@ -76,6 +76,8 @@ class _Tables:
     zobrist_mules: tuple[tuple[int, int], ...]
     # per square, in square order: its single-bit mask (what writing a Hub string walks through)
     square_masks: tuple[int, ...]
+    # The Hub string is written a few squares at a time (see ``_hub_chunks``).
+    hub_chunks: tuple[_HubChunk, ...]
     # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
     # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
     moves: dict[RawMove, Move] = field(default_factory=dict)
@@ -108,7 +110,38 @@ def _build_tables(variant: Variant) -> _Tables:
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
     masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
-    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks)  # type: ignore[arg-type]
+    chunks = _hub_chunks(variant.geometry.square_bits[1:])
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, chunks)  # type: ignore[arg-type]
+
+
+# A run of consecutive squares of the Hub string: the lowest bit index of the run, the mask of its
+# squares' bits shifted down to bit 0, the width of that mask, the squares' masks, and the letters
+# of every content seen so far (at most 5 ** HUB_CHUNK of them), keyed by the run's bits of the
+# three bitboards side by side.
+_HubChunk = tuple[int, int, int, tuple[int, ...], dict[int, str]]
+HUB_CHUNK = 4  # squares a run: 625 contents at most, so the tables stay small on every board
+
+
+def _hub_chunks(bits: tuple[int, ...]) -> tuple[_HubChunk, ...]:
+    chunks: list[_HubChunk] = []
+    for first in range(0, len(bits), HUB_CHUNK):
+        run = bits[first : first + HUB_CHUNK]
+        low = run[0]
+        masks = tuple(1 << (b - low) for b in run)
+        chunks.append((low, sum(masks), run[-1] - low + 1, masks, {}))
+    return tuple(chunks)
+
+
+def _hub_letters(masks: tuple[int, ...], white: int, black: int, kings: int) -> str:
+    letters = []
+    for bit in masks:
+        if white & bit:
+            letters.append("W" if kings & bit else "w")
+        elif black & bit:
+            letters.append("B" if kings & bit else "b")
+        else:
+            letters.append("e")
+    return "".join(letters)
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
@@ -135,7 +168,22 @@ class Position:
     exactly like men, so move generation ignores the mark and only the game-end rules read it.
     """
 
-    __slots__ = ("variant", "white", "black", "kings", "mules", "turn", "zobrist", "_raws", "_moves")
+    __slots__ = (
+        "variant",
+        "white",
+        "black",
+        "kings",
+        "mules",
+        "turn",
+        "zobrist",
+        "_tables",
+        "_split",
+        "_count",
+        "_raws",
+        "_moves",
+        "_hub",
+        "_found",
+    )
 
     variant: Variant
     white: int
@@ -144,8 +192,18 @@ class Position:
     mules: int
     turn: Color
     zobrist: int
-    _raws: list[RawMove] | None  # the generator's legal moves, built once
-    _moves: list[Move] | None  # the same as Move objects, built only when asked for
+    _tables: _Tables  # the variant's, kept here: looked up once per game, not on every question
+    # What a referee asks of each position, built once and only as far as asked: the legal captures
+    # and whether quiet moves are legal too (they are counted and matched, not listed), the number of
+    # legal moves (-1 until asked), all the raw legal moves, and the same as Move objects.
+    _split: tuple[list[RawMove], bool] | None
+    _count: int
+    _raws: list[RawMove] | None
+    _moves: list[Move] | None
+    # The Hub string once written; a position played from one whose string is known gets its own by
+    # changing the few letters the move changed (a referee sends nearly every position it reaches).
+    _hub: str | None
+    _found: RawMove | None  # the raw move of the last move ``find_move`` found: known to be legal here
 
     def __init__(
         self,
@@ -160,17 +218,10 @@ class Position:
     ) -> None:
         if mules and mules & ~((white | black) & ~kings):
             raise ValueError("a mule must be a man: the mules bitboard holds a square with no man")
-        object.__setattr__(self, "variant", variant)
-        object.__setattr__(self, "white", white)
-        object.__setattr__(self, "black", black)
-        object.__setattr__(self, "kings", kings)
-        object.__setattr__(self, "mules", mules)
-        object.__setattr__(self, "turn", turn)
+        t = tables(variant)
         if zobrist is None:
-            zobrist = _zobrist(tables(variant), white, black, kings, turn, mules)
-        object.__setattr__(self, "zobrist", zobrist)
-        object.__setattr__(self, "_raws", None)
-        object.__setattr__(self, "_moves", None)
+            zobrist = _zobrist(t, white, black, kings, turn, mules)
+        _fill(self, variant, white, black, kings, mules, turn, zobrist, t, None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
@@ -298,26 +349,48 @@ class Position:
 
     def hub(self) -> str:
         """The Hub position string. Hub has no mule letter: a mule is written as a man (``w``/``b``)."""
+        text = self._hub
+        if text is None:
+            text = self._write_hub()
+            object.__setattr__(self, "_hub", text)
+        return text
+
+    def _write_hub(self) -> str:
         white, black, kings = self.white, self.black, self.kings
-        letters = [self.turn.letter]
+        letters = ["B" if self.turn else "W"]
         append = letters.append
-        # Written for every position a referee sends: straight off the bitboards, square by square.
-        for bit in tables(self.variant).square_masks:
-            if white & bit:
-                append("W" if kings & bit else "w")
-            elif black & bit:
-                append("B" if kings & bit else "b")
-            else:
-                append("e")
+        # Written for every position a referee sends: a few squares at a time, each run's letters
+        # looked up by its bits of the three bitboards (and written out the first time they are seen).
+        for low, mask, width, masks, known in self._tables.hub_chunks:
+            w, b, k = (white >> low) & mask, (black >> low) & mask, (kings >> low) & mask
+            key = w | (b << width) | (k << (width + width))
+            text = known.get(key)
+            if text is None:
+                text = known[key] = _hub_letters(masks, w, b, k)
+            append(text)
         return "".join(letters)
 
     # ------------------------------------------------------------------ moves
 
+    def _captures_and_quiet(self) -> tuple[list[RawMove], bool]:
+        split = self._split
+        if split is None:
+            split = self._tables.generator.captures_and_quiet(self.white, self.black, self.kings, self.turn)
+            object.__setattr__(self, "_split", split)
+        return split
+
     def _raw_moves(self) -> list[RawMove]:
         raws = self._raws
         if raws is None:
-            gen = tables(self.variant).generator
-            raws = gen.legal_moves(self.white, self.black, self.kings, int(self.turn))
+            gen = self._tables.generator
+            split = self._split
+            if split is None:
+                raws = gen.legal_moves(self.white, self.black, self.kings, self.turn)
+            else:  # the captures are known: the quiet moves follow them where they are legal
+                caps, quiet = split
+                raws = caps
+                if quiet:
+                    raws = caps + gen.quiet_moves(self.white, self.black, self.kings, self.turn)
             object.__setattr__(self, "_raws", raws)
         return raws
 
@@ -327,32 +400,57 @@ class Position:
         assert self._moves is not None
         return list(self._moves)
 
-    # What a referee asks of every position, answered from the generator's raw moves without building
-    # a Move for each: how many there are, whether the first captures, and the one an engine named.
+    # What a referee asks of every position, answered without listing the quiet moves or building a
+    # Move for each: how many there are, whether they capture, and the one an engine named.
 
     def legal_move_count(self) -> int:
-        return len(self._raw_moves())
+        count = self._count
+        if count < 0:
+            if self._raws is not None:
+                count = len(self._raws)
+            else:
+                caps, quiet = self._captures_and_quiet()
+                count = len(caps)
+                if quiet:
+                    gen = self._tables.generator
+                    count += gen.count_quiet_moves(self.white, self.black, self.kings, self.turn)
+            object.__setattr__(self, "_count", count)
+        return count
 
     def has_capture(self) -> bool:
-        raws = self._raw_moves()
-        return bool(raws) and raws[0][2] != 0
+        """Whether the legal moves capture (where capturing is optional: whether some move does)."""
+        return bool(self._captures_and_quiet()[0])
 
     def find_move(self, start: int, end: int, captured: Iterable[int] = ()) -> Move | None:
         """The legal move from ``start`` to ``end`` that captures exactly the squares ``captured``
         (in any order), or None when no legal move does. Squares must be on the board."""
         bits = self.variant.geometry.square_bits
-        from_bit, to_bit = 1 << bits[start], 1 << bits[end]
         taken = 0
         for square in captured:
             taken |= 1 << bits[square]
-        for raw in self._raw_moves():
-            if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
-                return self._move_of(raw)
-        return None
+        raw = self._legal_raw(1 << bits[start], 1 << bits[end], taken)
+        if raw is None:
+            return None
+        move = self._move_of(raw)
+        object.__setattr__(self, "_found", move.raw)  # playing it next need not check it again
+        return move
+
+    def _legal_raw(self, from_bit: int, to_bit: int, taken: int) -> RawMove | None:
+        """The legal raw move with this start, end and captured mask, or None."""
+        caps, quiet = self._captures_and_quiet()
+        if taken:
+            for raw in caps:
+                if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
+                    return raw
+            return None
+        if not quiet:
+            return None
+        gen = self._tables.generator
+        return gen.quiet_move(self.white, self.black, self.kings, self.turn, from_bit, to_bit)
 
     def _move_of(self, raw: RawMove) -> Move:
         """The move named by ``raw``, made once per variant and kept (up to MOVES_KEPT of them)."""
-        known = tables(self.variant).moves
+        known = self._tables.moves
         move = known.get(raw)
         if move is None:
             move = self._to_move(raw)
@@ -366,9 +464,14 @@ class Position:
         return sum(1 for raw in self._raw_moves() if raw[0] == from_bit and raw[1] == to_bit) > 1
 
     def _is_legal(self, raw: RawMove) -> bool:
-        raws = self._raw_moves()
-        # A move found in this position carries one of these very tuples: the C-level look-up finds it
-        # at once; a move built elsewhere is matched on its start, end and captures.
+        if raw is self._found:
+            return True
+        raws = self._raws
+        if raws is None:
+            caps = self._captures_and_quiet()[0]
+            # A capture found in this position carries one of these very tuples: the C-level look-up
+            # finds it at once; anything else is matched on its start, end and captures.
+            return raw in caps or self._legal_raw(raw[0], raw[1], raw[2]) is not None
         return raw in raws or any(r[0] == raw[0] and r[1] == raw[1] and r[2] == raw[2] for r in raws)
 
     def capture_paths(self, move: Move) -> list[tuple[int, ...]]:
@@ -376,7 +479,7 @@ class Position:
         if not move.is_capture:
             return [move.path]
         g = self.variant.geometry
-        gen = tables(self.variant).generator
+        gen = self._tables.generator
         found = gen.capture_paths(
             self.white, self.black, self.kings, int(self.turn), g.square_bits[move.start]
         )
@@ -406,14 +509,16 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``, which must be one of ``legal_moves()``."""
-        if not self._is_legal(move.raw):
+        raw = move.raw
+        if not self._is_legal(raw):
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
-        t = tables(self.variant)
-        fb, tb, cm, _, _ = move.raw
-        white, black, kings = apply_raw(self.white, self.black, self.kings, int(self.turn), move.raw)
+        t = self._tables
+        turn = self.turn
+        fb, tb, cm, _, _ = raw
+        white, black, kings = apply_raw(self.white, self.black, self.kings, turn, raw)
         # Incremental hash: only the moved piece, the captured pieces and the side to move change.
         z = t.zobrist
-        mover = 0 if self.turn is Color.WHITE else 2
+        mover = 2 if turn else 0
         h = self.zobrist ^ t.zobrist_black_to_move
         h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
         h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
@@ -421,7 +526,7 @@ class Position:
         mules = self.mules
         if mules:
             # The hash changes with each square a mule's mark left or reached, keyed by the mule's colour.
-            mules = mules_after(mules, move.raw)
+            mules = mules_after(mules, raw)
             changed = self.mules ^ mules
             zm = t.zobrist_mules
             while changed:
@@ -432,7 +537,12 @@ class Position:
             low = cm & -cm
             cm ^= low
             h ^= z[low.bit_length() - 1][victim + (1 if self.kings & low else 0)]
-        return Position(self.variant, white, black, kings, self.turn.opponent, h, mules=mules)
+        text = self._hub
+        if text is not None:
+            text = _hub_after(text, move, turn, bool(kings & tb))
+        after: Position = object.__new__(Position)
+        _fill(after, self.variant, white, black, kings, mules, _OPPONENT[turn], h, t, text)
+        return after
 
     # ------------------------------------------------------------------ identity
 
@@ -452,6 +562,57 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.variant.id!r}, {self.fen()!r})"
+
+
+_OPPONENT = (Color.BLACK, Color.WHITE)
+# The slots' own setters: a position is built without its ``__setattr__``, which refuses any change.
+_SETTERS = tuple(getattr(Position, name).__set__ for name in Position.__slots__)
+
+
+def _fill(
+    position: Position,
+    variant: Variant,
+    white: int,
+    black: int,
+    kings: int,
+    mules: int,
+    turn: Color,
+    zobrist: int,
+    t: _Tables,
+    hub: str | None,
+) -> None:
+    """Set every slot of a new position, the caches empty but for its Hub string if known."""
+    (s_variant, s_white, s_black, s_kings, s_mules, s_turn, s_zobrist) = _SETTERS[:7]
+    (s_tables, s_split, s_count, s_raws, s_moves, s_hub, s_found) = _SETTERS[7:]
+    s_variant(position, variant)
+    s_white(position, white)
+    s_black(position, black)
+    s_kings(position, kings)
+    s_mules(position, mules)
+    s_turn(position, turn)
+    s_zobrist(position, zobrist)
+    s_tables(position, t)
+    s_split(position, None)
+    s_count(position, -1)
+    s_raws(position, None)
+    s_moves(position, None)
+    s_hub(position, hub)
+    s_found(position, None)
+
+
+_LETTERS = (ord("w"), ord("W"), ord("b"), ord("B"))
+
+
+def _hub_after(text: str, move: Move, turn: Color, king: bool) -> str:
+    """The Hub string after ``move`` from the position written ``text`` (square n is letter n)."""
+    letters = bytearray(text, "ascii")
+    letters[0] = 66 if turn is Color.WHITE else 87  # B, W: the other side moves next
+    letters[move.start] = 101  # e
+    for square in move.captured:
+        letters[square] = 101
+    # After the captured squares: a Turkish king may end its move where it took a piece.
+    letters[move.end] = _LETTERS[2 * turn + king]
+    return letters.decode("ascii")
 
 
 __all__ = ["FenError", "HubPositionError", "Move", "Piece", "Position", "tables"]
