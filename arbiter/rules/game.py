@@ -76,6 +76,10 @@ def _legal_after(history: MoveHistory) -> list[Move]:
     return history_filter(history, moves) if history_filter is not None and moves else moves
 
 
+_MAN_OR_CAPTURE = Progress.MAN_MOVE_OR_CAPTURE
+_CAPTURE_OR_CROWNING = Progress.CAPTURE_OR_CROWNING
+
+
 class Game:
     """A sequence of legal moves from a start position, with the variant's game-end and draw rules."""
 
@@ -154,10 +158,8 @@ class Game:
         else:
             self._repeated = self._seen[after] = self._seen.get(after, 0) + 1
         quiet = self._quiet_plies
-        man_or_capture = Progress.MAN_MOVE_OR_CAPTURE
-        quiet[man_or_capture] = 0 if moved_man or capture else quiet[man_or_capture] + 1
-        capture_or_crowning = Progress.CAPTURE_OR_CROWNING
-        quiet[capture_or_crowning] = 0 if capture or move.crowns else quiet[capture_or_crowning] + 1
+        quiet[_MAN_OR_CAPTURE] = 0 if moved_man or capture else quiet[_MAN_OR_CAPTURE] + 1
+        quiet[_CAPTURE_OR_CROWNING] = 0 if capture or move.crowns else quiet[_CAPTURE_OR_CROWNING] + 1
         if self._material_rules and (capture or move.crowns or self._placed_rules):
             self._count_material(after, move)
         self.end = self._judge()

@@ -221,7 +221,9 @@ class Position:
         t = tables(variant)
         if zobrist is None:
             zobrist = _zobrist(t, white, black, kings, turn, mules)
-        _fill(self, variant, white, black, kings, mules, turn, zobrist, t, None)
+        values = (variant, white, black, kings, mules, turn, zobrist, t, None, -1, None, None, None, None)
+        for name, value in zip(Position.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
@@ -510,7 +512,7 @@ class Position:
     def play(self, move: Move) -> Position:
         """The position after ``move``, which must be one of ``legal_moves()``."""
         raw = move.raw
-        if not self._is_legal(raw):
+        if raw is not self._found and not self._is_legal(raw):
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
         t = self._tables
         turn = self.turn
@@ -540,9 +542,7 @@ class Position:
         text = self._hub
         if text is not None:
             text = _hub_after(text, move, turn, bool(kings & tb))
-        after: Position = object.__new__(Position)
-        _fill(after, self.variant, white, black, kings, mules, _OPPONENT[turn], h, t, text)
-        return after
+        return _position(self.variant, white, black, kings, mules, _OPPONENT[turn], h, t, text)
 
     # ------------------------------------------------------------------ identity
 
@@ -565,12 +565,16 @@ class Position:
 
 
 _OPPONENT = (Color.BLACK, Color.WHITE)
-# The slots' own setters: a position is built without its ``__setattr__``, which refuses any change.
-_SETTERS = tuple(getattr(Position, name).__set__ for name in Position.__slots__)
+class _Building(Position):
+    """A position while ``_position`` fills it in: its slots may be set. Setting them through the
+    immutable class, one ``object.__setattr__`` call each, cost more than the rest of ``play``."""
+
+    __slots__ = ()
+    # object's own, in C: mypy reads it as bound to object, not as this class's method.
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
 
 
-def _fill(
-    position: Position,
+def _position(
     variant: Variant,
     white: int,
     black: int,
@@ -580,24 +584,14 @@ def _fill(
     zobrist: int,
     t: _Tables,
     hub: str | None,
-) -> None:
-    """Set every slot of a new position, the caches empty but for its Hub string if known."""
-    (s_variant, s_white, s_black, s_kings, s_mules, s_turn, s_zobrist) = _SETTERS[:7]
-    (s_tables, s_split, s_count, s_raws, s_moves, s_hub, s_found) = _SETTERS[7:]
-    s_variant(position, variant)
-    s_white(position, white)
-    s_black(position, black)
-    s_kings(position, kings)
-    s_mules(position, mules)
-    s_turn(position, turn)
-    s_zobrist(position, zobrist)
-    s_tables(position, t)
-    s_split(position, None)
-    s_count(position, -1)
-    s_raws(position, None)
-    s_moves(position, None)
-    s_hub(position, hub)
-    s_found(position, None)
+) -> Position:
+    """A new position, its caches empty but for its Hub string if known."""
+    p = object.__new__(_Building)
+    p.variant, p.white, p.black, p.kings, p.mules = variant, white, black, kings, mules
+    p.turn, p.zobrist, p._tables, p._hub = turn, zobrist, t, hub
+    p._split, p._count, p._raws, p._moves, p._found = None, -1, None, None, None
+    object.__setattr__(p, "__class__", Position)  # the same slots: from here on it refuses any change
+    return p
 
 
 _LETTERS = (ord("w"), ord("W"), ord("b"), ord("B"))
