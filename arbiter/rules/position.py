@@ -76,8 +76,6 @@ class _Tables:
     zobrist_mules: tuple[tuple[int, int], ...]
     # per square, in square order: its single-bit mask (what writing a Hub string walks through)
     square_masks: tuple[int, ...]
-    # The Hub string is written a few squares at a time (see ``_hub_chunks``).
-    hub_chunks: tuple[_HubChunk, ...]
     # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
     # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
     moves: dict[RawMove, Move] = field(default_factory=dict)
@@ -110,38 +108,7 @@ def _build_tables(variant: Variant) -> _Tables:
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
     masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
-    chunks = _hub_chunks(variant.geometry.square_bits[1:])
-    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, chunks)  # type: ignore[arg-type]
-
-
-# A run of consecutive squares of the Hub string: the lowest bit index of the run, the mask of its
-# squares' bits shifted down to bit 0, the width of that mask, the squares' masks, and the letters
-# of every content seen so far (at most 5 ** HUB_CHUNK of them), keyed by the run's bits of the
-# three bitboards side by side.
-_HubChunk = tuple[int, int, int, tuple[int, ...], dict[int, str]]
-HUB_CHUNK = 4  # squares a run: 625 contents at most, so the tables stay small on every board
-
-
-def _hub_chunks(bits: tuple[int, ...]) -> tuple[_HubChunk, ...]:
-    chunks: list[_HubChunk] = []
-    for first in range(0, len(bits), HUB_CHUNK):
-        run = bits[first : first + HUB_CHUNK]
-        low = run[0]
-        masks = tuple(1 << (b - low) for b in run)
-        chunks.append((low, sum(masks), run[-1] - low + 1, masks, {}))
-    return tuple(chunks)
-
-
-def _hub_letters(masks: tuple[int, ...], white: int, black: int, kings: int) -> str:
-    letters = []
-    for bit in masks:
-        if white & bit:
-            letters.append("W" if kings & bit else "w")
-        elif black & bit:
-            letters.append("B" if kings & bit else "b")
-        else:
-            letters.append("e")
-    return "".join(letters)
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks)  # type: ignore[arg-type]
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
@@ -361,15 +328,14 @@ class Position:
         white, black, kings = self.white, self.black, self.kings
         letters = ["B" if self.turn else "W"]
         append = letters.append
-        # Written for every position a referee sends: a few squares at a time, each run's letters
-        # looked up by its bits of the three bitboards (and written out the first time they are seen).
-        for low, mask, width, masks, known in self._tables.hub_chunks:
-            w, b, k = (white >> low) & mask, (black >> low) & mask, (kings >> low) & mask
-            key = w | (b << width) | (k << (width + width))
-            text = known.get(key)
-            if text is None:
-                text = known[key] = _hub_letters(masks, w, b, k)
-            append(text)
+        # Straight off the bitboards, square by square (a played position's is its parent's, changed).
+        for bit in self._tables.square_masks:
+            if white & bit:
+                append("W" if kings & bit else "w")
+            elif black & bit:
+                append("B" if kings & bit else "b")
+            else:
+                append("e")
         return "".join(letters)
 
     # ------------------------------------------------------------------ moves
