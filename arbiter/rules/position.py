@@ -428,8 +428,11 @@ class Position:
 
     def shares_start_and_end(self, move: Move) -> bool:
         """Whether another legal move has ``move``'s start and end (PDN must then spell its path)."""
+        raws = self._raw_moves()
+        if len(raws) < 2:  # most often a capture is forced and alone
+            return False
         from_bit, to_bit = move.raw[0], move.raw[1]
-        return sum(1 for raw in self._raw_moves() if raw[0] == from_bit and raw[1] == to_bit) > 1
+        return sum(1 for raw in raws if raw[0] == from_bit and raw[1] == to_bit) > 1
 
     def _is_legal(self, raw: RawMove) -> bool:
         if raw is self._found:
