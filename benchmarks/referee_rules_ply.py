@@ -84,8 +84,10 @@ def main() -> None:
     print(f"{args.variant}: {len(games)} games, {plies} plies a run, {args.repeat} runs")
     best, median = min(per_ply), statistics.median(per_ply)
     print(f"rules + notation CPU per ply: best {best:.1f} us, median {median:.1f} us")
-    print(f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
-          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"machine: {os.cpu_count()} cores, {platform.processor() or platform.machine()}, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -435,8 +435,6 @@ class Position:
         return sum(1 for raw in raws if raw[0] == from_bit and raw[1] == to_bit) > 1
 
     def _is_legal(self, raw: RawMove) -> bool:
-        if raw is self._found:
-            return True
         raws = self._raws
         if raws is None:
             caps = self._captures_and_quiet()[0]
@@ -534,6 +532,8 @@ class Position:
 
 
 _OPPONENT = (Color.BLACK, Color.WHITE)
+
+
 class _Building(Position):
     """A position while ``_position`` fills it in: its slots may be set. Setting them through the
     immutable class, one ``object.__setattr__`` call each, cost more than the rest of ``play``."""
