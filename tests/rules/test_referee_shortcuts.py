@@ -22,9 +22,9 @@ from arbiter.rules.variants import VARIANTS, move_option_variants
 ALL_VARIANTS = sorted(VARIANTS) + move_option_variants()
 
 
-def random_game(variant: Variant, seed: int, plies: int, start: Position | None = None) -> Game:
+def random_game(variant: Variant, seed: int, plies: int) -> Game:
     rng = random.Random(seed)
-    game = Game(variant, start)
+    game = Game(variant)
     while game.end is None and game.ply < plies:
         game.play(rng.choice(game.legal_moves()))
     return game
