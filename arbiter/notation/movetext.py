@@ -8,8 +8,11 @@ against the legal moves of a position, so the result is a legal move or an error
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from arbiter.rules.position import Move, Position
+from arbiter.rules.variant import Variant
 
 
 class MoveTextError(ValueError):
@@ -24,29 +27,63 @@ def _legal_list(moves: list[Move], position: Position) -> str:
     return ", ".join(texts) if texts else "none"
 
 
-def _squares(text: str, position: Position) -> list[int]:
+@dataclass(frozen=True)
+class _Notation:
+    """A variant's square names, and the move texts read so far with their squares: a referee reads
+    the same few hundred texts game after game, so each is split and checked once."""
+
+    names: tuple[str, ...]  # index 0 unused; square n -> its name
+    read: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+TEXTS_KEPT = 20_000  # move texts remembered per variant; past that, texts are read every time
+_NOTATION: dict[str, tuple[Variant, _Notation]] = {}
+
+
+def _notation(variant: Variant) -> _Notation:
+    # Looked up by id and object identity first, as ``rules.position.tables`` does.
+    entry = _NOTATION.get(variant.id)
+    if entry is not None and (entry[0] is variant or entry[0] == variant):
+        return entry[1]
+    names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
+    built = _Notation(names)
+    _NOTATION[variant.id] = (variant, built)
+    return built
+
+
+def _squares(text: str, position: Position) -> tuple[int, ...]:
+    """The squares of move text, each on the board; a MoveTextError says what is wrong."""
+    known = _notation(position.variant).read
+    squares = known.get(text)
+    if squares is None:
+        squares = _read_squares(text, position.variant)
+        if len(known) < TEXTS_KEPT:
+            known[text] = squares
+    return squares
+
+
+def _read_squares(text: str, variant: Variant) -> tuple[int, ...]:
     body = text.strip()
     parts = _SEPARATORS.split(body)
     if len(parts) < 2 or any(not p.isalnum() for p in parts):
         raise MoveTextError(f"{text!r} is not move text (expected squares joined by '-' or 'x', like 11-15)")
-    variant = position.variant
     squares: list[int] = []
     for part in parts:
         square = variant.parse_square(part)
         if square is None:
-            if part.isdigit():
+            if part.isdecimal():
                 raise MoveTextError(f"{text!r}: square {part} is off the board (1-{variant.square_count})")
             raise MoveTextError(f"{text!r}: {part!r} is not a square of the {variant.id} board")
         squares.append(square)
-    return squares
+    return tuple(squares)
 
 
-def _is_subsequence(wanted: list[int], path: tuple[int, ...]) -> bool:
+def _is_subsequence(wanted: Sequence[int], path: tuple[int, ...]) -> bool:
     it = iter(path)
     return all(any(p == w for p in it) for w in wanted)
 
 
-def moves_named(position: Position, squares: list[int]) -> list[Move]:
+def moves_named(position: Position, squares: Sequence[int]) -> list[Move]:
     """The legal moves that PDN squares name: from the first square to the last, by a path through
     the squares between (in order), if any. One entry means the text names a single move."""
     matches = [m for m in position.legal_moves() if m.start == squares[0] and m.end == squares[-1]]
@@ -81,16 +118,15 @@ def parse_pdn(position: Position, text: str) -> Move:
 
 def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
     """PDN text of a legal move, with the full path only where the short form would be ambiguous."""
-    variant = position.variant
-    name = variant.square_name
-    if not move.is_capture:
-        return f"{name(move.start)}-{name(move.end)}"
+    names = _notation(position.variant).names
+    if not move.captured:
+        return f"{names[move.start]}-{names[move.end]}"
     # 'x' on every board, algebraic ones too: other programs read it there, while ':' breaks some.
     if not full_path:
         full_path = position.shares_start_and_end(move)
     if full_path:
-        return "x".join(name(s) for s in move.path)
-    return f"{name(move.start)}x{name(move.end)}"
+        return "x".join(names[s] for s in move.path)
+    return f"{names[move.start]}x{names[move.end]}"
 
 
 def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) -> Move:
@@ -117,6 +153,6 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
 
 
 def format_hub(move: Move) -> str:
-    if not move.is_capture:
+    if not move.captured:
         return f"{move.start}-{move.end}"
     return "x".join(str(s) for s in (move.start, move.end, *sorted(move.captured)))

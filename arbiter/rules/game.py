@@ -76,6 +76,10 @@ def _legal_after(history: MoveHistory) -> list[Move]:
     return history_filter(history, moves) if history_filter is not None and moves else moves
 
 
+_MAN_OR_CAPTURE = Progress.MAN_MOVE_OR_CAPTURE
+_CAPTURE_OR_CROWNING = Progress.CAPTURE_OR_CROWNING
+
+
 class Game:
     """A sequence of legal moves from a start position, with the variant's game-end and draw rules."""
 
@@ -87,6 +91,7 @@ class Game:
         self.positions: list[Position] = [self.start]
         self.moves: list[Move] = []
         self._seen: dict[Position, int] = {self.start: 1}
+        self._repeated = 1  # how many times the current position has stood, counting now
         # Where men also step sideways (Turkish), a man's sideways step can be undone, so positions
         # before it may recur: only a forward step or a capture makes the earlier ones unreachable.
         self._men_step_sideways = any(step in ("l", "r") for step in variant.man_steps)
@@ -94,6 +99,9 @@ class Game:
         self._quiet_plies = {Progress.MAN_MOVE_OR_CAPTURE: 0, Progress.CAPTURE_OR_CROWNING: 0}
         self._material_since: dict[str, int | None] = {}
         self._material_rules = [rule for rule in variant.draw_rules if isinstance(rule, MaterialRule)]
+        # Material changes only by a capture or a crowning: after any other move only the rules that
+        # also look at where the pieces stand (the Russian main road) are asked again.
+        self._placed_rules = [rule for rule in self._material_rules if rule.where is not None]
         for rule in self._material_rules:
             holds = rule.holds(self.start, self.start.material())
             self._material_since[rule.name] = 0 if holds else None
@@ -124,41 +132,48 @@ class Game:
     def is_irreversible(self, move: Move) -> bool:
         """Whether playing ``move`` now makes every earlier position unreachable: a capture, or a man's
         step forward (a man's sideways step, in Turkish, can be undone)."""
-        moved_man = not self.position.kings & move.raw[0]
-        return move.is_capture or (moved_man and not self._is_sideways(move))
+        if move.captured:
+            return True
+        if self.positions[-1].kings & move.raw[0]:
+            return False
+        return not self._men_step_sideways or not self._is_sideways(move)
 
     def play(self, move: Move) -> GameEnd | None:
         """Play a legal move; returns how the game ended if this move ended it."""
         if self.end is not None:
             raise ValueError(f"the game is over: {self.end.describe()}")
-        before = self.position
-        refused = self.refusal(move)
-        if refused is not None:
-            raise ValueError(f"{move.path} is not allowed here by the {self.variant.id} rules: {refused}")
-        irreversible = self.is_irreversible(move)
-        after = before.play(move)
+        if self.variant.history_filter is not None:
+            refused = self.refusal(move)
+            if refused is not None:
+                raise ValueError(f"{move.path} is not allowed here by the {self.variant.id} rules: {refused}")
+        before = self.positions[-1]
+        after = before.play(move)  # refuses a move that is not legal in the position
+        capture = bool(move.captured)
         moved_man = not before.kings & move.raw[0]
         self.moves.append(move)
         self.positions.append(after)
-        man_move_or_capture = moved_man or move.is_capture
-        if irreversible:
-            self._seen = {}
-        for progress, made in (
-            (Progress.MAN_MOVE_OR_CAPTURE, man_move_or_capture),
-            (Progress.CAPTURE_OR_CROWNING, move.is_capture or move.crowns),
-        ):
-            self._quiet_plies[progress] = 0 if made else self._quiet_plies[progress] + 1
-        self._seen[after] = self._seen.get(after, 0) + 1
-        if self._material_rules:
-            material = after.material()
-            for rule in self._material_rules:
-                since = self._material_since[rule.name]
-                if not rule.holds(after, material):
-                    self._material_since[rule.name] = None
-                elif since is None or move.is_capture or (move.crowns and rule.restart_on_crowning):
-                    self._material_since[rule.name] = self.ply
+        if capture or (moved_man and not (self._men_step_sideways and self._is_sideways(move))):
+            self._seen = {after: 1}  # irreversible: no earlier position can come back
+            self._repeated = 1
+        else:
+            self._repeated = self._seen[after] = self._seen.get(after, 0) + 1
+        quiet = self._quiet_plies
+        quiet[_MAN_OR_CAPTURE] = 0 if moved_man or capture else quiet[_MAN_OR_CAPTURE] + 1
+        quiet[_CAPTURE_OR_CROWNING] = 0 if capture or move.crowns else quiet[_CAPTURE_OR_CROWNING] + 1
+        if self._material_rules and (capture or move.crowns or self._placed_rules):
+            self._count_material(after, move)
         self.end = self._judge()
         return self.end
+
+    def _count_material(self, after: Position, move: Move) -> None:
+        material = after.material()
+        rules = self._material_rules if move.captured or move.crowns else self._placed_rules
+        for rule in rules:
+            since = self._material_since[rule.name]
+            if not rule.holds(after, material):
+                self._material_since[rule.name] = None
+            elif since is None or move.is_capture or (move.crowns and rule.restart_on_crowning):
+                self._material_since[rule.name] = self.ply
 
     def _is_sideways(self, move: Move) -> bool:
         """Whether a quiet man move stayed on its row (possible only where men step sideways)."""
@@ -189,22 +204,21 @@ class Game:
             end = end_rule(self)
             if end is not None:
                 return end
-        pos = self.position
+        pos = self.positions[-1]
         mover = pos.turn
         own = pos.white if mover is Color.WHITE else pos.black
-        reason: EndReason | None = None
-        if not own:
-            reason = EndReason.NO_PIECES
-        elif not (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
-            reason = EndReason.NO_LEGAL_MOVES
-        if reason is not None:
-            winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
-            rule = "no pieces" if reason is EndReason.NO_PIECES else "no legal move"
-            return GameEnd(winner, reason, rule, self.ply)
+        if own and (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
+            return self._draw()
+        reason = EndReason.NO_LEGAL_MOVES if own else EndReason.NO_PIECES
+        winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
+        rule = "no legal move" if own else "no pieces"
+        return GameEnd(winner, reason, rule, self.ply)
+
+    def _draw(self) -> GameEnd | None:
         # The draw rules as ``counters`` reports them, asked after every move without building the report.
         for draw in self.variant.draw_rules:
             if isinstance(draw, Repetition):
-                count, limit = self._seen.get(pos, 0), draw.times
+                count, limit = self._repeated, draw.times
             elif isinstance(draw, NoProgressRule):
                 count, limit = self._quiet_plies[draw.progress], draw.plies
             else:

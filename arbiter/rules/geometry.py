@@ -111,7 +111,7 @@ class Geometry:
     def square_from_algebraic(self, name: str) -> int | None:
         """The square named ``c3`` etc., or None when the name is not a playable square of this board."""
         text = name.strip().lower()
-        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdecimal():
             return None
         col = ord(text[0]) - ord("a")
         row = self.height - int(text[1:])

@@ -33,6 +33,8 @@ class MoveGenerator:
         self.flying = variant.flying_kings
         self.majority = variant.capture_choice is CaptureChoice.MAJORITY
         self.crowning = variant.crowning_in_capture
+        self.crowning_ends_move = variant.crowning_in_capture is CrowningInCapture.ENDS_MOVE
+        self.crowning_continues = variant.crowning_in_capture is CrowningInCapture.CONTINUES_AS_KING
         self.men_capture_kings = variant.men_capture_kings
         self.capture_filter = variant.capture_filter
         self.immediate_removal = variant.capture_removal is CaptureRemoval.IMMEDIATE
@@ -202,8 +204,8 @@ class MoveGenerator:
         man_rays = self.man_capture_rays[turn]
         king_rays = self.king_capture_rays
         man_prey = opp if self.men_capture_kings else opp & ~kings
-        ends_move = self.crowning is CrowningInCapture.ENDS_MOVE
-        continues = self.crowning is CrowningInCapture.CONTINUES_AS_KING
+        ends_move = self.crowning_ends_move
+        continues = self.crowning_continues
         immediate = self.immediate_removal
         no_reversal = self.no_reversal
 
@@ -339,7 +341,39 @@ class MoveGenerator:
                     n += (_shift(own_kings, o) & empty).bit_count()
         return n
 
+    def quiet_move(self, white: int, black: int, kings: int, turn: int, fb: int, tb: int) -> RawMove | None:
+        """The quiet move from the single bit ``fb`` to the single bit ``tb``, as ``quiet_moves`` lists
+        it, if the piece there can make it (whether quiet moves are allowed at all is
+        ``captures_and_quiet``'s answer). Checks one move instead of listing them all."""
+        own = white if turn == 0 else black
+        if fb <= 0 or fb & (fb - 1) or not fb & own or tb <= 0 or tb & (tb - 1):
+            return None
+        occ = white | black
+        if not tb & self.mask & ~occ:
+            return None
+        f, t = fb.bit_length() - 1, tb.bit_length() - 1
+        if not fb & kings:
+            if t - f in self.man_step_offsets[turn]:
+                return (fb, tb, 0, bool(tb & self.promotion[turn]), (f, t))
+            return None
+        if self.flying:
+            for _, ray in self.king_step_rays[f]:
+                for square in ray:
+                    if square == t:
+                        return (fb, tb, 0, False, (f, t))
+                    if (occ >> square) & 1:
+                        break
+            return None
+        return (fb, tb, 0, False, (f, t)) if t - f in self.king_step_offsets else None
+
     # ------------------------------------------------------------------ all moves
+
+    def captures_and_quiet(self, white: int, black: int, kings: int, turn: int) -> tuple[list[RawMove], bool]:
+        """The legal captures, and whether quiet moves are legal too: the legal moves are the captures
+        followed, where quiet moves are legal, by ``quiet_moves``. A referee counts the quiet moves
+        (``count_quiet_moves``) and checks the one it is given (``quiet_move``) without listing them."""
+        caps = self.captures(white, black, kings, turn)
+        return caps, not caps
 
     def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
         caps = self.captures(white, black, kings, turn)
@@ -379,6 +413,9 @@ class KillerGenerator(MoveGenerator):
 class OptionalCaptureGenerator(MoveGenerator):
     """Capturing is optional: the captures (by the variant's capture rules) and every quiet move."""
 
+    def captures_and_quiet(self, white: int, black: int, kings: int, turn: int) -> tuple[list[RawMove], bool]:
+        return self.captures(white, black, kings, turn), True
+
     def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
         return self.captures(white, black, kings, turn) + self.quiet_moves(white, black, kings, turn)
 
@@ -389,6 +426,11 @@ class OptionalCaptureGenerator(MoveGenerator):
 
 class CrowningWinsGenerator(MoveGenerator):
     """Breakthrough: once a side has a king, the game is over, so its opponent has no move."""
+
+    def captures_and_quiet(self, white: int, black: int, kings: int, turn: int) -> tuple[list[RawMove], bool]:
+        if (black if turn == 0 else white) & kings:
+            return [], False
+        return super().captures_and_quiet(white, black, kings, turn)
 
     def legal_moves(self, white: int, black: int, kings: int, turn: int) -> list[RawMove]:
         if (black if turn == 0 else white) & kings:

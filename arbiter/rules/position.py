@@ -135,7 +135,22 @@ class Position:
     exactly like men, so move generation ignores the mark and only the game-end rules read it.
     """
 
-    __slots__ = ("variant", "white", "black", "kings", "mules", "turn", "zobrist", "_raws", "_moves")
+    __slots__ = (
+        "variant",
+        "white",
+        "black",
+        "kings",
+        "mules",
+        "turn",
+        "zobrist",
+        "_tables",
+        "_split",
+        "_count",
+        "_raws",
+        "_moves",
+        "_hub",
+        "_found",
+    )
 
     variant: Variant
     white: int
@@ -144,8 +159,18 @@ class Position:
     mules: int
     turn: Color
     zobrist: int
-    _raws: list[RawMove] | None  # the generator's legal moves, built once
-    _moves: list[Move] | None  # the same as Move objects, built only when asked for
+    _tables: _Tables  # the variant's, kept here: looked up once per game, not on every question
+    # What a referee asks of each position, built once and only as far as asked: the legal captures
+    # and whether quiet moves are legal too (they are counted and matched, not listed), the number of
+    # legal moves (-1 until asked), all the raw legal moves, and the same as Move objects.
+    _split: tuple[list[RawMove], bool] | None
+    _count: int
+    _raws: list[RawMove] | None
+    _moves: list[Move] | None
+    # The Hub string once written; a position played from one whose string is known gets its own by
+    # changing the few letters the move changed (a referee sends nearly every position it reaches).
+    _hub: str | None
+    _found: RawMove | None  # the raw move of the last move ``find_move`` found: known to be legal here
 
     def __init__(
         self,
@@ -160,17 +185,12 @@ class Position:
     ) -> None:
         if mules and mules & ~((white | black) & ~kings):
             raise ValueError("a mule must be a man: the mules bitboard holds a square with no man")
-        object.__setattr__(self, "variant", variant)
-        object.__setattr__(self, "white", white)
-        object.__setattr__(self, "black", black)
-        object.__setattr__(self, "kings", kings)
-        object.__setattr__(self, "mules", mules)
-        object.__setattr__(self, "turn", turn)
+        t = tables(variant)
         if zobrist is None:
-            zobrist = _zobrist(tables(variant), white, black, kings, turn, mules)
-        object.__setattr__(self, "zobrist", zobrist)
-        object.__setattr__(self, "_raws", None)
-        object.__setattr__(self, "_moves", None)
+            zobrist = _zobrist(t, white, black, kings, turn, mules)
+        values = (variant, white, black, kings, mules, turn, zobrist, t, None, -1, None, None, None, None)
+        for name, value in zip(Position.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
@@ -298,11 +318,18 @@ class Position:
 
     def hub(self) -> str:
         """The Hub position string. Hub has no mule letter: a mule is written as a man (``w``/``b``)."""
+        text = self._hub
+        if text is None:
+            text = self._write_hub()
+            object.__setattr__(self, "_hub", text)
+        return text
+
+    def _write_hub(self) -> str:
         white, black, kings = self.white, self.black, self.kings
-        letters = [self.turn.letter]
+        letters = ["B" if self.turn else "W"]
         append = letters.append
-        # Written for every position a referee sends: straight off the bitboards, square by square.
-        for bit in tables(self.variant).square_masks:
+        # Straight off the bitboards, square by square (a played position's is its parent's, changed).
+        for bit in self._tables.square_masks:
             if white & bit:
                 append("W" if kings & bit else "w")
             elif black & bit:
@@ -313,11 +340,25 @@ class Position:
 
     # ------------------------------------------------------------------ moves
 
+    def _captures_and_quiet(self) -> tuple[list[RawMove], bool]:
+        split = self._split
+        if split is None:
+            split = self._tables.generator.captures_and_quiet(self.white, self.black, self.kings, self.turn)
+            object.__setattr__(self, "_split", split)
+        return split
+
     def _raw_moves(self) -> list[RawMove]:
         raws = self._raws
         if raws is None:
-            gen = tables(self.variant).generator
-            raws = gen.legal_moves(self.white, self.black, self.kings, int(self.turn))
+            gen = self._tables.generator
+            split = self._split
+            if split is None:
+                raws = gen.legal_moves(self.white, self.black, self.kings, self.turn)
+            else:  # the captures are known: the quiet moves follow them where they are legal
+                caps, quiet = split
+                raws = caps
+                if quiet:
+                    raws = caps + gen.quiet_moves(self.white, self.black, self.kings, self.turn)
             object.__setattr__(self, "_raws", raws)
         return raws
 
@@ -327,32 +368,57 @@ class Position:
         assert self._moves is not None
         return list(self._moves)
 
-    # What a referee asks of every position, answered from the generator's raw moves without building
-    # a Move for each: how many there are, whether the first captures, and the one an engine named.
+    # What a referee asks of every position, answered without listing the quiet moves or building a
+    # Move for each: how many there are, whether they capture, and the one an engine named.
 
     def legal_move_count(self) -> int:
-        return len(self._raw_moves())
+        count = self._count
+        if count < 0:
+            if self._raws is not None:
+                count = len(self._raws)
+            else:
+                caps, quiet = self._captures_and_quiet()
+                count = len(caps)
+                if quiet:
+                    gen = self._tables.generator
+                    count += gen.count_quiet_moves(self.white, self.black, self.kings, self.turn)
+            object.__setattr__(self, "_count", count)
+        return count
 
     def has_capture(self) -> bool:
-        raws = self._raw_moves()
-        return bool(raws) and raws[0][2] != 0
+        """Whether the legal moves capture (where capturing is optional: whether some move does)."""
+        return bool(self._captures_and_quiet()[0])
 
     def find_move(self, start: int, end: int, captured: Iterable[int] = ()) -> Move | None:
         """The legal move from ``start`` to ``end`` that captures exactly the squares ``captured``
         (in any order), or None when no legal move does. Squares must be on the board."""
         bits = self.variant.geometry.square_bits
-        from_bit, to_bit = 1 << bits[start], 1 << bits[end]
         taken = 0
         for square in captured:
             taken |= 1 << bits[square]
-        for raw in self._raw_moves():
-            if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
-                return self._move_of(raw)
-        return None
+        raw = self._legal_raw(1 << bits[start], 1 << bits[end], taken)
+        if raw is None:
+            return None
+        move = self._move_of(raw)
+        object.__setattr__(self, "_found", move.raw)  # playing it next need not check it again
+        return move
+
+    def _legal_raw(self, from_bit: int, to_bit: int, taken: int) -> RawMove | None:
+        """The legal raw move with this start, end and captured mask, or None."""
+        caps, quiet = self._captures_and_quiet()
+        if taken:
+            for raw in caps:
+                if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
+                    return raw
+            return None
+        if not quiet:
+            return None
+        gen = self._tables.generator
+        return gen.quiet_move(self.white, self.black, self.kings, self.turn, from_bit, to_bit)
 
     def _move_of(self, raw: RawMove) -> Move:
         """The move named by ``raw``, made once per variant and kept (up to MOVES_KEPT of them)."""
-        known = tables(self.variant).moves
+        known = self._tables.moves
         move = known.get(raw)
         if move is None:
             move = self._to_move(raw)
@@ -362,13 +428,19 @@ class Position:
 
     def shares_start_and_end(self, move: Move) -> bool:
         """Whether another legal move has ``move``'s start and end (PDN must then spell its path)."""
+        raws = self._raw_moves()
+        if len(raws) < 2:  # most often a capture is forced and alone
+            return False
         from_bit, to_bit = move.raw[0], move.raw[1]
-        return sum(1 for raw in self._raw_moves() if raw[0] == from_bit and raw[1] == to_bit) > 1
+        return sum(1 for raw in raws if raw[0] == from_bit and raw[1] == to_bit) > 1
 
     def _is_legal(self, raw: RawMove) -> bool:
-        raws = self._raw_moves()
-        # A move found in this position carries one of these very tuples: the C-level look-up finds it
-        # at once; a move built elsewhere is matched on its start, end and captures.
+        raws = self._raws
+        if raws is None:
+            caps = self._captures_and_quiet()[0]
+            # A capture found in this position carries one of these very tuples: the C-level look-up
+            # finds it at once; anything else is matched on its start, end and captures.
+            return raw in caps or self._legal_raw(raw[0], raw[1], raw[2]) is not None
         return raw in raws or any(r[0] == raw[0] and r[1] == raw[1] and r[2] == raw[2] for r in raws)
 
     def capture_paths(self, move: Move) -> list[tuple[int, ...]]:
@@ -376,7 +448,7 @@ class Position:
         if not move.is_capture:
             return [move.path]
         g = self.variant.geometry
-        gen = tables(self.variant).generator
+        gen = self._tables.generator
         found = gen.capture_paths(
             self.white, self.black, self.kings, int(self.turn), g.square_bits[move.start]
         )
@@ -406,14 +478,16 @@ class Position:
 
     def play(self, move: Move) -> Position:
         """The position after ``move``, which must be one of ``legal_moves()``."""
-        if not self._is_legal(move.raw):
+        raw = move.raw
+        if raw is not self._found and not self._is_legal(raw):
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
-        t = tables(self.variant)
-        fb, tb, cm, _, _ = move.raw
-        white, black, kings = apply_raw(self.white, self.black, self.kings, int(self.turn), move.raw)
+        t = self._tables
+        turn = self.turn
+        fb, tb, cm, _, _ = raw
+        white, black, kings = apply_raw(self.white, self.black, self.kings, turn, raw)
         # Incremental hash: only the moved piece, the captured pieces and the side to move change.
         z = t.zobrist
-        mover = 0 if self.turn is Color.WHITE else 2
+        mover = 2 if turn else 0
         h = self.zobrist ^ t.zobrist_black_to_move
         h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
         h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
@@ -421,7 +495,7 @@ class Position:
         mules = self.mules
         if mules:
             # The hash changes with each square a mule's mark left or reached, keyed by the mule's colour.
-            mules = mules_after(mules, move.raw)
+            mules = mules_after(mules, raw)
             changed = self.mules ^ mules
             zm = t.zobrist_mules
             while changed:
@@ -432,7 +506,10 @@ class Position:
             low = cm & -cm
             cm ^= low
             h ^= z[low.bit_length() - 1][victim + (1 if self.kings & low else 0)]
-        return Position(self.variant, white, black, kings, self.turn.opponent, h, mules=mules)
+        text = self._hub
+        if text is not None:
+            text = _hub_after(text, move, turn, bool(kings & tb))
+        return _position(self.variant, white, black, kings, mules, _OPPONENT[turn], h, t, text)
 
     # ------------------------------------------------------------------ identity
 
@@ -452,6 +529,53 @@ class Position:
 
     def __repr__(self) -> str:
         return f"Position({self.variant.id!r}, {self.fen()!r})"
+
+
+_OPPONENT = (Color.BLACK, Color.WHITE)
+
+
+class _Building(Position):
+    """A position while ``_position`` fills it in: its slots may be set. Setting them through the
+    immutable class, one ``object.__setattr__`` call each, cost more than the rest of ``play``."""
+
+    __slots__ = ()
+    # object's own, in C: mypy reads it as bound to object, not as this class's method.
+    __setattr__ = object.__setattr__  # type: ignore[assignment]
+
+
+def _position(
+    variant: Variant,
+    white: int,
+    black: int,
+    kings: int,
+    mules: int,
+    turn: Color,
+    zobrist: int,
+    t: _Tables,
+    hub: str | None,
+) -> Position:
+    """A new position, its caches empty but for its Hub string if known."""
+    p = object.__new__(_Building)
+    p.variant, p.white, p.black, p.kings, p.mules = variant, white, black, kings, mules
+    p.turn, p.zobrist, p._tables, p._hub = turn, zobrist, t, hub
+    p._split, p._count, p._raws, p._moves, p._found = None, -1, None, None, None
+    object.__setattr__(p, "__class__", Position)  # the same slots: from here on it refuses any change
+    return p
+
+
+_LETTERS = (ord("w"), ord("W"), ord("b"), ord("B"))
+
+
+def _hub_after(text: str, move: Move, turn: Color, king: bool) -> str:
+    """The Hub string after ``move`` from the position written ``text`` (square n is letter n)."""
+    letters = bytearray(text, "ascii")
+    letters[0] = 66 if turn is Color.WHITE else 87  # B, W: the other side moves next
+    letters[move.start] = 101  # e
+    for square in move.captured:
+        letters[square] = 101
+    # After the captured squares: a Turkish king may end its move where it took a piece.
+    letters[move.end] = _LETTERS[2 * turn + king]
+    return letters.decode("ascii")
 
 
 __all__ = ["FenError", "HubPositionError", "Move", "Piece", "Position", "tables"]

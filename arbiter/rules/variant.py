@@ -150,7 +150,7 @@ class Variant:
     def parse_square(self, text: str) -> int | None:
         """A square written as a number or, on any board, algebraically; None if it is not on the board."""
         token = text.strip()
-        if token.isdigit():
+        if token.isdecimal():  # not isdigit: int() refuses a superscript digit such as "²"
             n = int(token)
             return n if 1 <= n <= self.square_count else None
         return self.geometry.square_from_algebraic(token)

@@ -27,6 +27,7 @@ CASES = {
     "perft": (["--quick", "--variant", "english"], "leaves/s"),
     "engine_roundtrip": (["--count", "20", "--warmup", "5"], "arbiter's own share"),
     "referee_overhead": (["--games", "2"], "plies"),
+    "referee_rules_ply": (["--games", "2", "--plies", "10", "--repeat", "1"], "CPU per ply"),
     "tournament_throughput": (["--games", "2"], "games/s"),
     "store_scale": (["--games", "20", "--plies", "10"], "standings"),
     "report_scale": (["--games", "20"], "refresh after one more game"),

@@ -1,0 +1,170 @@
+"""The short ways the rules answer a referee on every ply must say exactly what the long ways say.
+
+A position counts its quiet moves and checks the one it is given instead of listing them, writes its
+Hub string by changing the letters the move changed, and trusts a move it has just found; a game
+asks the material draw rules again only when a capture or a crowning changed the material. Each is
+checked here against the plain answer: the full list of legal moves, a string written afresh, a
+recount of the rules over the whole game.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.notation.movetext import MoveTextError, format_hub, parse_hub
+from arbiter.rules import Game, Move, Position, Variant, get_variant
+from arbiter.rules.draws import MaterialRule
+from arbiter.rules.variants import VARIANTS, move_option_variants
+
+# Every variant, and every option that changes the moves (optional captures, crowning mid-capture).
+ALL_VARIANTS = sorted(VARIANTS) + move_option_variants()
+
+
+def random_game(variant: Variant, seed: int, plies: int) -> Game:
+    rng = random.Random(seed)
+    game = Game(variant)
+    while game.end is None and game.ply < plies:
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def fresh(position: Position) -> Position:
+    """The same position built anew: nothing it has worked out is cached."""
+    return Position(
+        position.variant, position.white, position.black, position.kings, position.turn, mules=position.mules
+    )
+
+
+@pytest.mark.parametrize("variant_id", ALL_VARIANTS)
+def test_moves_counted_and_matched_one_by_one_are_those_of_the_full_list(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    squares = range(1, variant.square_count + 1)
+    for seed in range(4):
+        for position in random_game(variant, seed, 80).positions:
+            moves = fresh(position).legal_moves()
+            counted = fresh(position)
+            assert counted.legal_move_count() == len(moves), position.fen()
+            assert counted.has_capture() == any(m.is_capture for m in moves), position.fen()
+            matched = fresh(position)
+            keys = {m.key for m in moves}
+            for start in squares:
+                for end in squares:
+                    found = matched.find_move(start, end)
+                    if (start, end, frozenset()) in keys:
+                        assert found is not None and found in moves and found.raw in [m.raw for m in moves]
+                    else:
+                        assert found is None, f"{position.fen()}: {start}-{end} is not legal"
+
+
+@pytest.mark.parametrize("variant_id", ALL_VARIANTS)
+def test_the_hub_string_kept_move_by_move_is_the_one_written_afresh(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    for seed in range(3):
+        rng = random.Random(seed)
+        position = Position.start(variant)
+        position.hub()  # known from the start: every later string is the previous one with changes
+        for _ in range(150):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(rng.choice(moves))
+            assert position.hub() == fresh(position).hub(), position.fen()
+
+
+def test_a_move_found_in_one_position_is_still_refused_in_another() -> None:
+    variant = get_variant("english")
+    start = Position.start(variant)
+    move = start.find_move(11, 15)
+    assert move is not None
+    after = start.play(move)
+    # Black's own man move, offered again to White, and again to Black once 15 is taken.
+    with pytest.raises(ValueError, match="not a legal move"):
+        after.play(move)
+    reply = after.find_move(23, 19)
+    assert reply is not None
+    with pytest.raises(ValueError, match="not a legal move"):
+        after.play(parse_hub(start, "9-13"))
+    with pytest.raises(ValueError, match="not a legal move"):
+        after.play(reply).play(move)
+
+
+def test_a_quiet_move_is_refused_while_a_capture_is_compulsory_and_allowed_where_it_is_optional() -> None:
+    hub = "B" + "e" * 8 + "b" + "e" * 4 + "w" + "e" * 18  # Black's man on 9 can take 14
+    compulsory = Position.from_hub(get_variant("english"), hub)
+    optional = Position.from_hub(get_variant("english+optional-capture"), hub)
+    with pytest.raises(MoveTextError, match="not a legal move"):
+        parse_hub(compulsory, "9-13")
+    assert compulsory.legal_move_count() == 1 and compulsory.has_capture()
+    assert format_hub(parse_hub(optional, "9-13")) == "9-13"
+    assert optional.legal_move_count() == 2 and optional.has_capture()  # 9x18 and 9-13
+
+
+def test_breakthrough_gives_no_move_once_the_opponent_has_crowned() -> None:
+    # White to move, Black has a king: the game is over, so nothing is legal, quiet or not.
+    position = Position.from_fen(get_variant("bt"), "W:W33:BK1")
+    assert position.legal_move_count() == 0 and not position.has_capture()
+    assert position.find_move(33, 28) is None
+    with pytest.raises(MoveTextError, match="not a legal move"):
+        parse_hub(position, "33-28")
+
+
+@pytest.mark.parametrize("text", ["9-1²", "²-13", "9x1³x14"])
+def test_a_square_written_with_a_superscript_digit_is_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(MoveTextError, match="not a square"):
+        parse_hub(Position.start(get_variant("english")), text)
+
+
+def test_a_move_text_read_before_is_refused_again_where_it_is_not_legal() -> None:
+    variant = get_variant("english")
+    start = Position.start(variant)
+    assert format_hub(parse_hub(start, "11-15")) == "11-15"  # now known to the reader
+    after = start.play(parse_hub(start, "11-15"))
+    with pytest.raises(MoveTextError, match="not a legal move"):
+        parse_hub(after, "11-15")
+
+
+def recounted_material_since(game: Game, rule: MaterialRule) -> int | None:
+    """The ply since which ``rule`` has held, recounted over the whole game as the rules describe it:
+    from the ply the situation arose, restarted by a capture (or a crowning, where the rule says so)."""
+    since: int | None = None
+    for ply, position in enumerate(game.positions):
+        if not rule.holds(position, position.material()):
+            since = None
+            continue
+        move: Move | None = game.moves[ply - 1] if ply else None
+        restarts = move is not None and (move.is_capture or (move.crowns and rule.restart_on_crowning))
+        if since is None or restarts:
+            since = ply
+    return since
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "fen"),
+    [
+        # Kings and men on both sides: random play goes through the endgame counts (and, in Russian
+        # and Brazilian, a lone king on the main road) as pieces are taken and men crowned.
+        ("international", "W:WK1,K28,33:BK46,20"),
+        ("russian", "W:WK1,K22,19:BK27,14"),
+        ("brazilian", "B:WK1,K22,19:BK27,14"),
+        ("pool", "W:WK1,K22,K19:BK27,14"),
+    ],
+)
+def test_material_draw_counts_kept_move_by_move_match_a_recount(variant_id: str, fen: str) -> None:
+    variant = get_variant(variant_id)
+    start = Position.from_fen(variant, fen)
+    rules = [rule for rule in variant.draw_rules if isinstance(rule, MaterialRule)]
+    assert rules
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game(variant, start)
+        while game.end is None and game.ply < 200:
+            game.play(rng.choice(game.legal_moves()))
+            counters = {c.rule: c for c in game.counters()}
+            for rule in rules:
+                since = recounted_material_since(game, rule)
+                counter = counters[rule.name]
+                assert counter.running == (since is not None), (seed, game.ply, rule.name)
+                if since is not None:
+                    assert counter.count == game.ply - since, (seed, game.ply, rule.name)
