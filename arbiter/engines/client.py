@@ -14,6 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Literal
 
+from arbiter.engines.alarm import Alarm
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import (
@@ -47,13 +48,17 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
-    def __init__(self, started: float) -> None:
+    def __init__(self, started: float, alarm: Alarm | None = None) -> None:
         self._started = started  # monotonic time the engine was told to move
         self._result: SearchResult | None = None
         self._fault: EngineFault | None = None
         self._finished = False
         # The calls waiting for the end of the search (the referee's, usually alone).
         self._waiters: list[asyncio.Future[None]] = []
+        # Wakes a wait at its timeout: the engine's, kept armed from one search to the next, or (a
+        # handle made on its own) one of the handle's, disarmed when the search ends.
+        self._own_alarm = alarm is None
+        self._alarm = Alarm() if alarm is None else alarm
 
     @property
     def finished(self) -> bool:
@@ -85,21 +90,23 @@ class SearchHandle(ABC):
         self._finished = True
         for waiter in self._waiters:
             _release(waiter)
+        if self._own_alarm:
+            self._alarm.cancel()
 
     async def wait(self, timeout: float) -> SearchResult | None:
         """The result, or None when ``timeout`` seconds pass first (the search goes on). Raises a fault."""
         if not self._finished:
-            # One future, released by the end of the search or by the timer, whichever comes first: a
-            # wait every move, so lighter than an Event under ``asyncio.timeout`` (which cancels the task
-            # to end the wait).
+            # One future, released by the end of the search or by the alarm at the timeout, whichever
+            # comes first: a wait every move, so lighter than an Event under ``asyncio.timeout`` (which
+            # cancels the task to end the wait), and than a timer of its own (see ``alarm``).
             loop = asyncio.get_running_loop()
             waiter: asyncio.Future[None] = loop.create_future()
-            timer = loop.call_later(max(timeout, 0.0), _release, waiter)
+            self._alarm.wake_at(loop, waiter, loop.time() + max(timeout, 0.0))
             self._waiters.append(waiter)
             try:
                 await waiter
             finally:
-                timer.cancel()
+                self._alarm.forget(waiter)
                 self._waiters.remove(waiter)
             if not self._finished:
                 await self._let_arrived_in()
@@ -169,6 +176,8 @@ class EngineClient(ABC):
         self._gone_early = False
         # Why the engine cannot be trusted with another game (it ran past a deadline), if it cannot.
         self.doubt: str | None = None
+        # Wakes the waits for this engine's searches at their timeouts, one timer for all of them.
+        self._alarm = Alarm()
 
     # -- the life of an engine ----------------------------------------------------------------------
 
@@ -337,6 +346,7 @@ class EngineClient(ABC):
         report = await self._process.shutdown(grace, self.config.timeouts.kill)
         self._note_shutdown(report, quit_expected)
         self._closed = True
+        self._alarm.cancel()
         self.comm_log.close()
         self._wake_all(Crashed(self.name, "was closed by the arbiter"))
         if self._gone_task is not None:

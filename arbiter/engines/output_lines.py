@@ -55,13 +55,15 @@ class LineCutter:
         if separator not in data:
             self._partial += data
             return [], self._too_long_rest()
-        lines = (self._partial + data).split(separator)
+        whole = self._partial + data
+        lines = whole.split(separator)
         self._partial = lines.pop()
         limit = self._limits.line_bytes
-        for index, line in enumerate(lines):
-            if len(line) > limit:
-                self._partial = b""
-                return lines[:index], "line"
+        if len(whole) > limit:  # else no line can be too long (an answer is usually one short line)
+            for index, line in enumerate(lines):
+                if len(line) > limit:
+                    self._partial = b""
+                    return lines[:index], "line"
         return lines, self._too_long_rest()
 
     def _too_long_rest(self) -> str | None:
