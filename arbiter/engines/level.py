@@ -50,8 +50,10 @@ class Clock:
     inc: float | None = None
 
     def __post_init__(self) -> None:
-        _check_seconds("time", self.time)
-        if self.inc is not None:
+        # Made for every move: the usual finite values pass one comparison each.
+        if not 0.0 <= self.time < math.inf:
+            _check_seconds("time", self.time)
+        if self.inc is not None and not 0.0 <= self.inc < math.inf:
             _check_seconds("increment", self.inc)
         if self.moves is not None and self.moves < 1:
             raise ValueError(f"moves to the time control must be at least 1, not {self.moves}")
