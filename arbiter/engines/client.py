@@ -95,13 +95,18 @@ class SearchHandle(ABC):
 
     async def wait(self, timeout: float) -> SearchResult | None:
         """The result, or None when ``timeout`` seconds pass first (the search goes on). Raises a fault."""
-        if not self._finished:
-            # One future, released by the end of the search or by the alarm at the timeout, whichever
+        return await self.wait_until(time.monotonic() + max(timeout, 0.0))
+
+    async def wait_until(self, moment: float) -> SearchResult | None:
+        """The result, or None at the monotonic ``moment`` if it has not come (the search goes on): the
+        referee waits for each move until its deadline. Raises a fault."""
+        while not self._finished:
+            # One future, released by the end of the search or by the alarm at the moment, whichever
             # comes first: a wait every move, so lighter than an Event under ``asyncio.timeout`` (which
             # cancels the task to end the wait), and than a timer of its own (see ``alarm``).
             loop = asyncio.get_running_loop()
             waiter: asyncio.Future[None] = loop.create_future()
-            self._alarm.wake_at(loop, waiter, loop.time() + max(timeout, 0.0))
+            self._alarm.wake_at(loop, waiter, moment)
             self._waiters.append(waiter)
             try:
                 await waiter
@@ -110,8 +115,9 @@ class SearchHandle(ABC):
                 self._waiters.remove(waiter)
             if not self._finished:
                 await self._let_arrived_in()
-                if not self._finished:
+                if not self._finished and time.monotonic() >= moment:
                     return None
+                # Not finished and not yet the moment: a timer may fire a hair early; wait again.
         if self._fault is not None:
             raise self._fault
         assert self._result is not None

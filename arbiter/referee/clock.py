@@ -139,9 +139,10 @@ class JumpSituation:
             raise ValueError("a jump situation has at least one capture move")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MoveBudget:
-    """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``)."""
+    """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``).
+    Made for every move, so a plain class rather than a frozen one: nothing changes it once made."""
 
     level: Level
     """What the engine is told: its remaining clock and the moves left in the period, or, when a jump
@@ -157,9 +158,9 @@ class MoveBudget:
     """Which loss ``forfeit_at`` is: ``time`` or ``improper_delay``."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MoveOutcome:
-    """The clock's verdict on a finished move."""
+    """The clock's verdict on a finished move (a plain class, as ``MoveBudget``)."""
 
     elapsed: float
     remaining: float | None

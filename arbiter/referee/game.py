@@ -141,7 +141,7 @@ def engine_info(info: Info | None) -> EngineInfo | None:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _SearchBase:
     """A position engines are sent, with the moves played after it: its ply, its Hub string and the
     squares of its mules (Mule checkers; a Hub string cannot show them)."""
@@ -158,7 +158,7 @@ class _SearchBase:
         return cls(game.ply, position.hub(), mules)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Turn:
     """One engine move being played: what was asked and what was noted on the way."""
 
@@ -311,7 +311,7 @@ class Referee:
         if budget.time_call_at is None and budget.forfeit_at is not None:
             # The usual move: one deadline, no "Time" to call (``_await_move`` in short).
             try:
-                result = await _wait_until(handle, budget.forfeit_at + turn.shift)
+                result = await handle.wait_until(budget.forfeit_at + turn.shift)
             except EngineFault as fault:
                 self._forfeit(color, fault)
                 return
@@ -343,12 +343,12 @@ class Referee:
             result: SearchResult | None = None
             time_call_at, forfeit_at = turn.deadline(budget.time_call_at), turn.deadline(budget.forfeit_at)
             if time_call_at is not None:
-                result = await _wait_until(handle, time_call_at)
+                result = await handle.wait_until(time_call_at)
                 if result is None:
                     turn.time_called = True  # set first: the warning stands even if the engine then fails
                     await handle.stop()
             if result is None and forfeit_at is not None:
-                result = await _wait_until(handle, forfeit_at)
+                result = await handle.wait_until(forfeit_at)
             elif result is None:
                 # No clock (depth=, nodes=): only the engine's search timeout bounds the move.
                 limit = engine.config.timeouts.search
@@ -566,11 +566,3 @@ class Referee:
 def _engine_board(result: SearchResult) -> str:
     """The position the engine says its move leads to, when it says (CheckerBoard engines do)."""
     return f"; the engine's board after its move: {result.board}" if result.board else ""
-
-
-async def _wait_until(handle: SearchHandle, moment: float) -> SearchResult | None:
-    """Wait for the result until the monotonic ``moment`` (timers may fire a little early: wait again)."""
-    while True:
-        result = await handle.wait(moment - time.monotonic())
-        if result is not None or time.monotonic() >= moment:
-            return result
