@@ -104,64 +104,28 @@ def is_finished(record: GameRecord) -> bool:
     return record.winner is not Winner.UNFINISHED
 
 
-MOVE_COLUMNS = (
-    "game_id",
-    "ply",
-    "side",
-    "text",
-    "hub",
-    "from_opening",
-    "elapsed",
-    "clock",
-    "warnings",
-    "draw_offered",
-    "has_info",
-    "depth",
-    "score",
-    "nodes",
-    "info_time",
-    "nps",
-    "pv",
-    "info_extra",
-)
-
-
 def move_columns(game_id: int, move: MoveRecord) -> dict[str, Any]:
-    """The move table's values for `move`, by column name."""
-    return dict(zip(MOVE_COLUMNS, move_values(game_id, move), strict=True))
-
-
-def move_values(game_id: int, move: MoveRecord) -> tuple[Any, ...]:
-    """The move table's values for `move`, in the order of `MOVE_COLUMNS` (a game's moves are written
-    as such rows, dozens a game)."""
     info = move.info
-    row = (
-        game_id,
-        move.ply,
-        move.side.value,
-        move.text,
-        move.hub,
-        move.from_opening,
-        move.elapsed,
-        move.clock,
-        dump_json(move.warnings),
-        move.draw_offered,
-        info is not None,
-    )
-    if info is None:
-        return row + _NO_INFO
-    return row + (
-        info.depth,
-        info.score,
-        info.nodes,
-        info.time,
-        info.nps,
-        dump_json(info.pv),
-        dump_json(info.extra),
-    )
-
-
-_NO_INFO = (None,) * 7  # depth, score, nodes, info_time, nps, pv, info_extra
+    return {
+        "game_id": game_id,
+        "ply": move.ply,
+        "side": move.side.value,
+        "text": move.text,
+        "hub": move.hub,
+        "from_opening": move.from_opening,
+        "elapsed": move.elapsed,
+        "clock": move.clock,
+        "warnings": dump_json(move.warnings),
+        "draw_offered": move.draw_offered,
+        "has_info": info is not None,
+        "depth": None if info is None else info.depth,
+        "score": None if info is None else info.score,
+        "nodes": None if info is None else info.nodes,
+        "info_time": None if info is None else info.time,
+        "nps": None if info is None else info.nps,
+        "pv": None if info is None else dump_json(info.pv),
+        "info_extra": None if info is None else dump_json(info.extra),
+    }
 
 
 def game_key_of(row: GameRow) -> GameKey:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arbiter.referee.record import GameRecord
-from arbiter.store.codec import MOVE_COLUMNS, game_columns, move_values
+from arbiter.store.codec import game_columns, move_columns
 from arbiter.store.events import Event, now
 from arbiter.store.records import ScheduledGame
 
@@ -67,20 +67,12 @@ def insert_new_game(
     columns = game_columns(tournament_id, planned, record)
     columns["revision"] = int(highest or 0) + 1
     game_id = insert_row(connection, "game", columns)
-    insert_moves(connection, game_id, record)
+    insert_rows(connection, "move", [move_columns(game_id, move) for move in record.moves])
     insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
     connection.execute(
         "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)
     )
     return game_id
-
-
-def insert_moves(connection: sqlite3.Connection, game_id: int, record: GameRecord) -> None:
-    """Insert a game's moves, each as a plain row of values."""
-    if record.moves:
-        connection.executemany(
-            _insert_sql("move", MOVE_COLUMNS), [move_values(game_id, move) for move in record.moves]
-        )
 
 
 def event_row(tournament_id: int, event: Event) -> dict[str, Any]:
