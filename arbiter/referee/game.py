@@ -234,7 +234,7 @@ class Referee:
             variant=self.prepared.variant.id,
             white=white_player or player_record(self.engines[Color.WHITE]),
             black=black_player or player_record(self.engines[Color.BLACK]),
-            start_fen=self.prepared.start.fen(),
+            start_fen=self.prepared.start_fen,
             opening=setup.opening,
             time_control=setup.control_text(),
             started_at=datetime.now(UTC),
