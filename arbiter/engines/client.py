@@ -89,7 +89,8 @@ class SearchHandle(ABC):
     def _end(self) -> None:
         self._finished = True
         for waiter in self._waiters:
-            _release(waiter)
+            if not waiter.done():
+                waiter.set_result(None)
         if self._own_alarm:
             self._alarm.cancel()
 
@@ -149,11 +150,6 @@ class SearchHandle(ABC):
         Raises StopIgnored when the engine still answers `ping` but sends no result, and Unresponsive
         when it answers nothing.
         """
-
-
-def _release(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 class EngineClient(ABC):

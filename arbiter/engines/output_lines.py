@@ -59,11 +59,12 @@ class LineCutter:
         lines = whole.split(separator)
         self._partial = lines.pop()
         limit = self._limits.line_bytes
-        if len(whole) > limit:  # else no line can be too long (an answer is usually one short line)
-            for index, line in enumerate(lines):
-                if len(line) > limit:
-                    self._partial = b""
-                    return lines[:index], "line"
+        if len(whole) <= limit:  # no line can be too long (an answer is usually one short line)
+            return lines, None
+        for index, line in enumerate(lines):
+            if len(line) > limit:
+                self._partial = b""
+                return lines[:index], "line"
         return lines, self._too_long_rest()
 
     def _too_long_rest(self) -> str | None:
