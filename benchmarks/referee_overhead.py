@@ -160,14 +160,14 @@ class Arrivals:
             self._read_at[at] = time.monotonic()
             return take(reader, data, at)
 
-        def taken_on_loop(reader: LoopReader, data: bytes, at: float) -> str | None:
+        def taken_on_loop(reader: LoopReader, data: bytes, at: float, now: bool = False) -> str | None:
             self._read_at[at] = time.monotonic()
-            return take_on_loop(reader, data, at)
+            return take_on_loop(reader, data, at, now)
 
         def complete(search: HubSearch, line: HubLine, at: float) -> None:
             handled = time.monotonic()
             read = self._read_at.pop(at, at)
-            sent = next((info.get("sent") for info in reversed(search._infos) if "sent" in info), None)
+            sent = next((info.get("sent") for info in reversed(search._infos or ()) if "sent" in info), None)
             if sent is not None:
                 self.added.append(max(0.0, at - float(sent)))
                 self.read.append(max(0.0, read - float(sent)))

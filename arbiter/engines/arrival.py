@@ -26,6 +26,8 @@ from dataclasses import dataclass
 # Linux's value: Python's socket module does not name it (SO_TIMESTAMPNS_OLD, a timespec of two longs).
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 _TIMESPEC = struct.Struct("@qq")
+_TIMESPEC_SIZE = _TIMESPEC.size
+_unpack_timespec = _TIMESPEC.unpack_from
 _CONTROL_BYTES = socket.CMSG_SPACE(_TIMESPEC.size)
 # How far the wall clock may drift from the monotonic one between two reads without being called a
 # step: NTP slews by at most 500 parts per million, plus a millisecond.
@@ -78,14 +80,19 @@ def enable_stamps(sock: socket.socket) -> bool:
 
 def receive(sock: socket.socket, size: int, clock: ArrivalClock) -> Received:
     """One read of up to ``size`` bytes (b"" at end-of-stream) with its arrival time."""
+    return Received(*receive_plain(sock, size, clock))
+
+
+def receive_plain(sock: socket.socket, size: int, clock: ArrivalClock) -> tuple[bytes, float, bool]:
+    """``receive`` as a plain tuple (data, at, stamped): the event loop's reader reads every answer so."""
     data, control, _, _ = sock.recvmsg(size, _CONTROL_BYTES)
     stamp: float | None = None
     for level, kind, payload in control:
-        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC.size:
-            seconds, nanoseconds = _TIMESPEC.unpack_from(payload)
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
+            seconds, nanoseconds = _unpack_timespec(payload)
             stamp = seconds + nanoseconds * 1e-9
-    at, stamped = clock.arrival(stamp, emptied=len(data) < size)
-    return Received(data, at, stamped)
+    at, stamped = clock.arrival(stamp, len(data) < size)
+    return data, at, stamped
 
 
 def stamped_stream() -> tuple[socket.socket, socket.socket]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, Literal
 
+from arbiter.engines.alarm import Alarm
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import (
@@ -47,13 +48,17 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
-    def __init__(self, started: float) -> None:
+    def __init__(self, started: float, alarm: Alarm | None = None) -> None:
         self._started = started  # monotonic time the engine was told to move
         self._result: SearchResult | None = None
         self._fault: EngineFault | None = None
         self._finished = False
         # The calls waiting for the end of the search (the referee's, usually alone).
         self._waiters: list[asyncio.Future[None]] = []
+        # Wakes a wait at its timeout: the engine's, kept armed from one search to the next, or (a
+        # handle made on its own) one of the handle's, disarmed when the search ends.
+        self._own_alarm = alarm is None
+        self._alarm = Alarm() if alarm is None else alarm
 
     @property
     def finished(self) -> bool:
@@ -84,27 +89,36 @@ class SearchHandle(ABC):
     def _end(self) -> None:
         self._finished = True
         for waiter in self._waiters:
-            _release(waiter)
+            if not waiter.done():
+                waiter.set_result(None)
+        if self._own_alarm:
+            self._alarm.cancel()
 
     async def wait(self, timeout: float) -> SearchResult | None:
         """The result, or None when ``timeout`` seconds pass first (the search goes on). Raises a fault."""
-        if not self._finished:
-            # One future, released by the end of the search or by the timer, whichever comes first: a
-            # wait every move, so lighter than an Event under ``asyncio.timeout`` (which cancels the task
-            # to end the wait).
+        return await self.wait_until(time.monotonic() + max(timeout, 0.0))
+
+    async def wait_until(self, moment: float) -> SearchResult | None:
+        """The result, or None at the monotonic ``moment`` if it has not come (the search goes on): the
+        referee waits for each move until its deadline. Raises a fault."""
+        while not self._finished:
+            # One future, released by the end of the search or by the alarm at the moment, whichever
+            # comes first: a wait every move, so lighter than an Event under ``asyncio.timeout`` (which
+            # cancels the task to end the wait), and than a timer of its own (see ``alarm``).
             loop = asyncio.get_running_loop()
             waiter: asyncio.Future[None] = loop.create_future()
-            timer = loop.call_later(max(timeout, 0.0), _release, waiter)
+            self._alarm.wake_at(loop, waiter, moment)
             self._waiters.append(waiter)
             try:
                 await waiter
             finally:
-                timer.cancel()
+                self._alarm.forget(waiter)
                 self._waiters.remove(waiter)
             if not self._finished:
                 await self._let_arrived_in()
-                if not self._finished:
+                if not self._finished and time.monotonic() >= moment:
                     return None
+                # Not finished and not yet the moment: a timer may fire a hair early; wait again.
         if self._fault is not None:
             raise self._fault
         assert self._result is not None
@@ -138,11 +152,6 @@ class SearchHandle(ABC):
         """
 
 
-def _release(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
-
-
 class EngineClient(ABC):
     """One connection to one engine process. Use ``open()`` before play and ``quit()`` after it."""
 
@@ -169,6 +178,8 @@ class EngineClient(ABC):
         self._gone_early = False
         # Why the engine cannot be trusted with another game (it ran past a deadline), if it cannot.
         self.doubt: str | None = None
+        # Wakes the waits for this engine's searches at their timeouts, one timer for all of them.
+        self._alarm = Alarm()
 
     # -- the life of an engine ----------------------------------------------------------------------
 
@@ -337,6 +348,7 @@ class EngineClient(ABC):
         report = await self._process.shutdown(grace, self.config.timeouts.kill)
         self._note_shutdown(report, quit_expected)
         self._closed = True
+        self._alarm.cancel()
         self.comm_log.close()
         self._wake_all(Crashed(self.name, "was closed by the arbiter"))
         if self._gone_task is not None:

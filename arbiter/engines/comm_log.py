@@ -33,6 +33,7 @@ class CommLog:
         self.path = path
         self.echo = echo  # also shown as it happens (`arbiter play --debug`)
         self.context = ""  # the game being played, as the runner names it ("game 3")
+        # Entries of one or more lines (one write): at most KEPT_LINES entries hold at least as many lines.
         self._recent: deque[tuple[float, str, str, str]] = deque(maxlen=KEPT_LINES)
         self._file: TextIO | None = None
         if path is not None:
@@ -41,13 +42,9 @@ class CommLog:
             self._file = path.open("a", encoding="utf-8", buffering=1)
 
     def sent(self, text: str) -> None:
-        if "\n" not in text:
-            self._add(">", text)
-            return
-        # The lines of one write (``pos``, ``level``, ``go``) leave together: one time for all of them.
-        at = time.time()
-        for line in text.split("\n"):
-            self._add(">", line, at)
+        # The lines of one write (``pos``, ``level``, ``go``) leave together: one entry, one time for all
+        # of them, cut into lines only when they are read or written out.
+        self._add(">", text)
 
     def received(self, text: str) -> None:
         self._add("<", text)
@@ -55,18 +52,20 @@ class CommLog:
     @property
     def recent(self) -> list[str]:
         """The last lines, oldest first."""
-        return [self._format(*entry) for entry in self._recent]
+        lines = [(entry, line) for entry in self._recent for line in _lines(entry)][-KEPT_LINES:]
+        return [self._format(at, context, direction, line) for (at, context, direction, _), line in lines]
 
-    def _add(self, direction: str, text: str, at: float | None = None) -> None:
-        entry = (time.time() if at is None else at, self.context, direction, text)
+    def _add(self, direction: str, text: str) -> None:
+        entry = (time.time(), self.context, direction, text)
         self._recent.append(entry)
         if self.echo is None and self._file is None:
             return
-        line = self._format(*entry)
-        if self.echo is not None:
-            self.echo(line)
-        if self._file is not None:
-            self._file.write(line + "\n")
+        for line in _lines(entry):
+            formatted = self._format(entry[0], entry[1], direction, line)
+            if self.echo is not None:
+                self.echo(formatted)
+            if self._file is not None:
+                self._file.write(formatted + "\n")
 
     def _format(self, at: float, context: str, direction: str, text: str) -> str:
         stamp = datetime.fromtimestamp(at, UTC).isoformat(timespec="microseconds")
@@ -77,3 +76,9 @@ class CommLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def _lines(entry: tuple[float, str, str, str]) -> list[str]:
+    """The lines of an entry: a write sent may hold several, a line read is one."""
+    text = entry[3]
+    return text.split("\n") if entry[2] == ">" else [text]

@@ -59,9 +59,9 @@ class HubSearch(SearchHandle):
     """One `go` and the `done` that ends it."""
 
     def __init__(self, engine: HubEngine, started: float) -> None:
-        super().__init__(started)
+        super().__init__(started, engine._alarm)
         self._engine = engine
-        self._infos: deque[Mapping[str, str]] = deque(maxlen=engine.config.max_infos)
+        self._infos: deque[Mapping[str, str]] | None = None  # made at the first info: many moves have none
         self._stop_sent = False
 
     @property
@@ -71,6 +71,8 @@ class HubSearch(SearchHandle):
     # -- fed by the engine's reader -----------------------------------------------------------------
 
     def _add_info(self, fields: Mapping[str, str]) -> None:
+        if self._infos is None:
+            self._infos = deque(maxlen=self._engine.config.max_infos)
         self._infos.append(fields)  # read into Info only at the end: a flood of info costs little
 
     def _complete(self, line: HubLine, at: float) -> None:
@@ -79,8 +81,9 @@ class HubSearch(SearchHandle):
             scale = score_scale(self._engine.config)
             infos = tuple(parse_info(fields, scale) for fields in self._infos)
         elapsed = self._elapsed(at)
-        move = line.fields.get("move")
-        if "resign" in line.flags:
+        fields, flags = line.fields, line.flags
+        move = fields.get("move")
+        if flags and "resign" in flags:
             self._settle(SearchResult(None, True, False, None, infos, elapsed, self._stop_sent))
             return
         if move is None or not is_move_text(move):
@@ -92,16 +95,16 @@ class HubSearch(SearchHandle):
             self._engine._record(fault)
             self._abort(fault)
             return
-        ponder = line.fields.get("ponder")
+        ponder = fields.get("ponder")
         result = SearchResult(
             move,
             resigned=False,
-            offers_draw="draw" in line.flags,
+            offers_draw="draw" in flags,
             ponder=ponder if ponder is not None and is_move_text(ponder) else None,
             infos=infos,
             elapsed=elapsed,
             stopped=self._stop_sent,
-            board=line.fields.get("board"),
+            board=fields.get("board"),
         )
         self._settle(result)
 
@@ -149,6 +152,7 @@ class HubEngine(EngineClient):
         self._pongs: dict[int, asyncio.Future[float]] = {}  # by the number of the ping still waiting
         self._search: HubSearch | None = None
         self._moves_checked: list[str] = []  # the moves of the last search, each checked as Hub text
+        self._position_checked: str | None = None  # the position of the last search, checked likewise
 
     # -- start-up -----------------------------------------------------------------------------------
 
@@ -242,7 +246,9 @@ class HubEngine(EngineClient):
         *,
         mules: Sequence[int] = (),
     ) -> HubSearch:
-        check_position_text(position)
+        if position != self._position_checked:  # the same base position is sent move after move
+            check_position_text(position)
+            self._position_checked = position
         moves = list(moves)
         # The referee sends the moves since a position again and again, one more each time: only the
         # ones not checked at the last search are checked now.
@@ -252,7 +258,10 @@ class HubEngine(EngineClient):
             if not is_move_text(move):
                 raise ValueError(f"not a Hub move: {move!r}")
         self._moves_checked = moves
-        await self._settle_search()
+        search = self._search
+        if search is not None and not search.finished:
+            await self._settle_search()
+        self._check_usable()
         # Put together directly: a checked position and checked moves hold nothing to quote but spaces.
         line = f"pos pos={position}"
         if moves:

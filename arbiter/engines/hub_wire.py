@@ -35,6 +35,36 @@ def parse_line(text: str) -> HubLine:
     """Read one line (without its newline). Raises HubSyntaxError for text that is not Hub."""
     if _CONTROL.search(text):
         raise HubSyntaxError("control characters in the line")
+    if '"' not in text and text.isascii():
+        line = _parse_plain(text)
+        if line is not None:
+            return line
+    return _parse_tokens(text)
+
+
+def _parse_plain(text: str) -> HubLine | None:
+    """A line without quotes, in ASCII and without control characters (most of what engines print, every
+    ``done``), read by splitting it at its spaces and tabs, the only white space such a line can hold:
+    what ``_parse_tokens`` reads from it too. None for anything ``_parse_tokens`` must read (and explain,
+    if it is not Hub)."""
+    words = text.split()
+    if not words or "=" in words[0]:
+        return None
+    fields: dict[str, str] = {}
+    flags: set[str] = set()
+    for word in words[1:]:
+        key, equals, value = word.partition("=")
+        if not equals:
+            flags.add(word)
+        elif not key:  # `=value` is not Hub: the token reader says where
+            return None
+        else:
+            fields[key] = value
+    return HubLine(words[0], fields, frozenset(flags))
+
+
+def _parse_tokens(text: str) -> HubLine:
+    """Any line, token by token (quoted values included); raises HubSyntaxError for text that is not Hub."""
     end = len(text)
     position = _skip_space(text, 0)
     command = ""

@@ -50,8 +50,10 @@ class Clock:
     inc: float | None = None
 
     def __post_init__(self) -> None:
-        _check_seconds("time", self.time)
-        if self.inc is not None:
+        # Made for every move: the usual finite values pass one comparison each.
+        if not 0.0 <= self.time < math.inf:
+            _check_seconds("time", self.time)
+        if self.inc is not None and not 0.0 <= self.inc < math.inf:
             _check_seconds("increment", self.inc)
         if self.moves is not None and self.moves < 1:
             raise ValueError(f"moves to the time control must be at least 1, not {self.moves}")
@@ -75,15 +77,11 @@ def level_line(level: Level) -> str:
 
     Written for every search, so it is put together directly: its keys are fixed words and its values
     numbers, which Hub writes bare (what ``format_line`` would check and quote is never needed)."""
+    if isinstance(level, Clock):  # the usual level, looked at first
+        left = format_seconds(level.time)
+        text = f"level time={left}" if level.moves is None else f"level moves={level.moves} time={left}"
+        return text if level.inc is None else f"{text} inc={_increment_text(level.inc)}"
     match level:
-        case Clock(time, moves, inc):
-            parts = ["level"]
-            if moves is not None:
-                parts.append(f"moves={moves}")
-            parts.append(f"time={format_seconds(time)}")
-            if inc is not None:
-                parts.append(f"inc={format_seconds(inc)}")
-            return " ".join(parts)
         case Depth(plies):
             return f"level depth={plies}"
         case Nodes(count):
@@ -93,3 +91,15 @@ def level_line(level: Level) -> str:
         case Infinite():
             return "level infinite"
     raise TypeError(f"not a search level: {level!r}")
+
+
+_INCREMENTS: dict[float, str] = {}  # an increment's text: a game has one or two, told at every move
+
+
+def _increment_text(seconds: float) -> str:
+    text = _INCREMENTS.get(seconds)
+    if text is None:
+        text = format_seconds(seconds)
+        if len(_INCREMENTS) < 64:
+            _INCREMENTS[seconds] = text
+    return text

@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
-from arbiter.engines.arrival import SO_TIMESTAMPNS, ArrivalClock, receive
+from arbiter.engines.arrival import SO_TIMESTAMPNS, ArrivalClock, receive_plain
 from arbiter.engines.output_lines import LineCutter, ReadLimits, StreamSink
 from arbiter.engines.stamped_reader import (
     EXIT_PEEK_POLL_SECONDS,
@@ -174,36 +174,39 @@ class LoopReader:
             self._watched = False
 
     def _readable(self) -> None:
-        self._read()
+        self._read(now=True)
         self._deliver()
 
-    def _read(self) -> bool:
-        """One read of what is there, queued for the sink; False when nothing was there."""
+    def _read(self, now: bool = False) -> bool:
+        """One read of what is there, for the sink; False when nothing was there. The lines go to the
+        sink at once when ``now`` (the loop's own step for this socket) and nothing is queued before them;
+        otherwise they are queued for ``_deliver``."""
         try:
-            received = receive(self._socket, READ_SIZE, self._clock)
+            data, at, _ = receive_plain(self._socket, READ_SIZE, self._clock)
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:
             data, at = b"", time.monotonic()  # an error that ends the stream
-        else:
-            data, at = received.data, received.at
         if not data:
             self._end_of_stream()
             return True
         if self._draining:
             return True
-        why = self._take(data, at)
+        why = self._take(data, at, now)
         if why is not None:
             self._pending.append(functools.partial(self._sink.stream_stopped, why))
             self._stopped = True
             self._watch(False)
         return True
 
-    def _take(self, data: bytes, at: float) -> str | None:
-        """Cut ``data`` into lines and queue them; the reason to stop reading, if any."""
+    def _take(self, data: bytes, at: float, now: bool = False) -> str | None:
+        """Cut ``data`` into lines and hand them on (see ``_read``); the reason to stop reading, if any."""
         lines, why = self._cutter.cut(data)
         if lines:
-            self._pending.append(functools.partial(self._sink.lines_read, lines, at))
+            if now and not self._pending:
+                self._sink.lines_read(lines, at)
+            else:
+                self._pending.append(functools.partial(self._sink.lines_read, lines, at))
         return why
 
     def _end_of_stream(self) -> None:

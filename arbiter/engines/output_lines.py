@@ -55,9 +55,12 @@ class LineCutter:
         if separator not in data:
             self._partial += data
             return [], self._too_long_rest()
-        lines = (self._partial + data).split(separator)
+        whole = self._partial + data
+        lines = whole.split(separator)
         self._partial = lines.pop()
         limit = self._limits.line_bytes
+        if len(whole) <= limit:  # no line can be too long (an answer is usually one short line)
+            return lines, None
         for index, line in enumerate(lines):
             if len(line) > limit:
                 self._partial = b""

@@ -138,6 +138,7 @@ class EngineProcess:
         self._log = log
         self._stdout_is_protocol = stdout_is_protocol
         self._transport: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None  # the transport's stdin pipe, once looked up
         self._reader: OutputReader | None = None  # the protocol stream's reader
         self._reading_stopped = False
         self._stderr_written = 0
@@ -279,10 +280,10 @@ class EngineProcess:
             pipe.close()
 
     def _stdin_pipe(self) -> asyncio.WriteTransport | None:
-        if self._transport is None:
-            return None
-        pipe = self._transport.get_pipe_transport(0)
-        return pipe if isinstance(pipe, asyncio.WriteTransport) else None
+        if self._stdin is None and self._transport is not None:
+            pipe = self._transport.get_pipe_transport(0)  # the same object for the life of the process
+            self._stdin = pipe if isinstance(pipe, asyncio.WriteTransport) else None
+        return self._stdin
 
     # -- reading (called by the event loop) ----------------------------------------------------------
 

@@ -34,6 +34,7 @@ How time is kept (one ``PlayerClock`` per side):
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -89,16 +90,19 @@ class Level:
     move_time: float | None = None
 
     def __post_init__(self) -> None:
-        forms = [self.time is not None, self.depth is not None, self.nodes is not None]
-        forms.append(self.move_time is not None)
-        if sum(forms) != 1:
+        # Made for every move: the checks are written out rather than looped over.
+        time, inc, move_time = self.time, self.inc, self.move_time
+        forms = (time is not None) + (self.depth is not None) + (self.nodes is not None)
+        if forms + (move_time is not None) != 1:
             raise ValueError("a level is exactly one of: time (with moves/inc), depth, nodes, move_time")
-        if self.time is None and (self.moves is not None or self.inc is not None):
+        if time is None and (self.moves is not None or inc is not None):
             raise ValueError("moves and inc go with time")
-        for name in ("time", "inc", "move_time"):
-            value = getattr(self, name)
-            if value is not None and value < 0:
-                raise ValueError(f"{name} cannot be negative")
+        if time is not None and time < 0:
+            raise ValueError("time cannot be negative")
+        if inc is not None and inc < 0:
+            raise ValueError("inc cannot be negative")
+        if move_time is not None and move_time < 0:
+            raise ValueError("move_time cannot be negative")
 
     def to_hub(self) -> str:
         """The Hub ``level`` command, e.g. ``level moves=30 time=35.5 inc=0`` or ``level depth=6``."""
@@ -135,9 +139,10 @@ class JumpSituation:
             raise ValueError("a jump situation has at least one capture move")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MoveBudget:
-    """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``)."""
+    """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``).
+    Made for every move, so a plain class rather than a frozen one: nothing changes it once made."""
 
     level: Level
     """What the engine is told: its remaining clock and the moves left in the period, or, when a jump
@@ -153,9 +158,9 @@ class MoveBudget:
     """Which loss ``forfeit_at`` is: ``time`` or ``improper_delay``."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MoveOutcome:
-    """The clock's verdict on a finished move."""
+    """The clock's verdict on a finished move (a plain class, as ``MoveBudget``)."""
 
     elapsed: float
     remaining: float | None
@@ -172,8 +177,10 @@ class MoveOutcome:
         return self.loss is not None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _ActiveMove:
+    """The move in progress (private, and made for every move: a plain class, not a frozen one)."""
+
     budget: MoveBudget
     available: float | None  # main clock at the start of the move, increment included
     # Seconds after the start of the move; the deadlines include the margin.
@@ -201,8 +208,12 @@ class PlayerClock:
         self._moves_made = 0
         self._active: _ActiveMove | None = None
         self._loss: ClockLoss | None = None
+        # The stage in force and its scaled increment, looked up again only when a period is completed.
+        self._current: Stage | None = None
+        self._increment = 0.0
         if isinstance(control.base, ClockStages):
             self._remaining = control.scaled(control.base.stages[0].seconds)
+            self._enter_stage()
 
     @property
     def remaining(self) -> float | None:
@@ -253,17 +264,18 @@ class PlayerClock:
         available: float | None = None
         main_limit: float | None = None
         base = control.base
-        stage = self._stage()
+        stage = self._current
         if stage is not None:
             assert self._remaining is not None
-            increment = control.scaled(stage.increment)
+            increment = self._increment
             self._remaining += increment
             available = main_limit = self._remaining
             if jump_limit is not None and jump_limit < available:
                 # The truthful budget: this one move is due within the jump limit.
                 level = Level(moves=1, time=jump_limit, inc=increment)
             else:
-                level = Level(moves=self.moves_to_go, time=available, inc=increment)
+                moves_to_go = None if stage.moves is None else stage.moves - self._moves_in_period
+                level = Level(moves=moves_to_go, time=available, inc=increment)
         elif isinstance(base, FixedMoveTime):
             main_limit = control.scaled(base.seconds)
             level = Level(move_time=main_limit if jump_limit is None else min(main_limit, jump_limit))
@@ -274,12 +286,16 @@ class PlayerClock:
             level = Level(nodes=base.nodes)
 
         main_deadline = None if main_limit is None else main_limit + self.margin
-        delay_deadline = None if jump_limit is None else jump_limit + grace + self.margin
-        forfeit_after, reason = _first_deadline(main_deadline, delay_deadline)
-        # "Time" is only worth calling if the main clock has not fallen by then.
-        call_after = jump_limit
-        if call_after is not None and main_deadline is not None and call_after >= main_deadline:
-            call_after = None
+        delay_deadline: float | None = None
+        call_after: float | None = None
+        if jump_limit is None:  # most moves: the main clock's deadline, if any, is the only one
+            forfeit_after, reason = main_deadline, None if main_deadline is None else ClockLoss.TIME
+        else:
+            delay_deadline = jump_limit + grace + self.margin
+            forfeit_after, reason = _first_deadline(main_deadline, delay_deadline)
+            # "Time" is only worth calling if the main clock has not fallen by then.
+            if main_deadline is None or jump_limit < main_deadline:
+                call_after = jump_limit
         budget = MoveBudget(
             level=level,
             started_at=now,
@@ -298,13 +314,14 @@ class PlayerClock:
         if elapsed < 0:
             raise ValueError(f"a move cannot take negative time ({elapsed})")
         active = self._take_active()
-        deadlines = [
-            (active.main_deadline, ClockLoss.TIME),
-            (active.delay_deadline, ClockLoss.IMPROPER_DELAY),
-        ]
-        passed = [(when, reason) for when, reason in deadlines if when is not None and elapsed > when]
-        # Only the deadline that passed first counts; min() keeps the main clock on a tie.
-        loss = min(passed, key=lambda item: item[0])[1] if passed else None
+        main = math.inf if active.main_deadline is None else active.main_deadline
+        delay = math.inf if active.delay_deadline is None else active.delay_deadline
+        loss: ClockLoss | None = None
+        # Only the deadline that passed first counts; the main clock's on a tie.
+        if elapsed > delay and delay < main:
+            loss = ClockLoss.IMPROPER_DELAY
+        elif elapsed > main:
+            loss = ClockLoss.TIME
         return self._settle(active, elapsed, loss)
 
     def expire(self) -> MoveOutcome:
@@ -337,7 +354,7 @@ class PlayerClock:
         return MoveOutcome(elapsed, self._remaining, time_called, None, added)
 
     def _count_move_in_period(self) -> float:
-        stage = self._stage()
+        stage = self._current
         if stage is None or stage.moves is None:
             return 0.0
         self._moves_in_period += 1
@@ -345,15 +362,21 @@ class PlayerClock:
             return 0.0
         self._periods += 1
         self._moves_in_period = 0
-        next_stage = self._stage()
+        next_stage = self._enter_stage()
         assert next_stage is not None and self._remaining is not None
         added = self.control.scaled(next_stage.seconds)
         self._remaining += added
         return added
 
     def _stage(self) -> Stage | None:
+        return self._current
+
+    def _enter_stage(self) -> Stage | None:
+        """Look up the stage in force after the completed periods (and its scaled increment)."""
         base = self.control.base
-        return base.stage(self._periods) if isinstance(base, ClockStages) else None
+        self._current = base.stage(self._periods) if isinstance(base, ClockStages) else None
+        self._increment = 0.0 if self._current is None else self.control.scaled(self._current.increment)
+        return self._current
 
 
 def _first_deadline(main: float | None, delay: float | None) -> tuple[float | None, ClockLoss | None]:

@@ -141,7 +141,7 @@ def engine_info(info: Info | None) -> EngineInfo | None:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _SearchBase:
     """A position engines are sent, with the moves played after it: its ply, its Hub string and the
     squares of its mules (Mule checkers; a Hub string cannot show them)."""
@@ -158,7 +158,7 @@ class _SearchBase:
         return cls(game.ply, position.hub(), mules)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Turn:
     """One engine move being played: what was asked and what was noted on the way."""
 
@@ -212,8 +212,16 @@ class Referee:
         self._offer_to: Color | None = None  # the side that must answer a pending draw offer
         self._faults_before = {color: len(engine.faults) for color, engine in self.engines.items()}
         self._jump_limits = {color: setup.control_for(color).jump_limits is not None for color in Color}
-        # Moves are shown to the observer once the next engine is thinking, off the referee's critical path.
+        # Looked up once: asked at every move.
+        variant = self.prepared.variant
+        self._history_rule = variant.history_filter is not None
+        self._history_plies = variant.history_plies
+        self._auto_forced_moves = setup.rules.auto_forced_moves
+        self._max_plies = setup.rules.max_plies
+        # Moves are shown to the observer once the next engine is thinking, off the referee's critical path;
+        # an observer that does not hear of moves (the default) is not kept a list of them.
         self._unannounced: list[tuple[MoveRecord, Position]] = []
+        self._tells_moves = type(self.observer).move_played is not GameObserver.move_played
         self.record: GameRecord | None = None
 
     # -- the game -------------------------------------------------------------------------------------
@@ -226,7 +234,7 @@ class Referee:
             variant=self.prepared.variant.id,
             white=white_player or player_record(self.engines[Color.WHITE]),
             black=black_player or player_record(self.engines[Color.BLACK]),
-            start_fen=self.prepared.start.fen(),
+            start_fen=self.prepared.start_fen,
             opening=setup.opening,
             time_control=setup.control_text(),
             started_at=datetime.now(UTC),
@@ -260,13 +268,13 @@ class Referee:
         color = game.turn
         position = game.position
         legal: list[Move] | None = None
-        if game.variant.history_filter is not None:
+        if self._history_rule:
             legal = game.legal_moves()  # with the rules on earlier moves (Frisian's king-move limit)
             count, captures = len(legal), legal[0].is_capture
         else:  # no Move objects are built for the moves the engine does not play
             count, captures = position.legal_move_count(), position.has_capture()
         clock = self.clocks[color]
-        if self.setup.rules.auto_forced_moves and count == 1:
+        if self._auto_forced_moves and count == 1:
             clock.start_move(time.monotonic())
             outcome = clock.finish_move(0.0)
             self._offer_to = None  # the engine was not asked, so it cannot accept
@@ -278,7 +286,9 @@ class Referee:
             jump = JumpSituation(count)
         draw_offered = self._offer_to is color
         self._offer_to = None
-        recent = self._with_history_rule(self._recent_base)
+        recent = self._recent_base
+        if self._history_plies:
+            recent = self._with_history_rule(recent)
         base = self._opening_base if self._stable_base[color] else recent
         budget = clock.start_move(time.monotonic(), jump)
         try:
@@ -298,7 +308,18 @@ class Referee:
         turn = _Turn(color, budget, handle, draw_offered, [], go_at - budget.started_at, legal)
         if self._unannounced:
             self._announce()
-        result = await self._await_move(turn)
+        if budget.time_call_at is None and budget.forfeit_at is not None:
+            # The usual move: one deadline, no "Time" to call (``_await_move`` in short).
+            try:
+                result = await handle.wait_until(budget.forfeit_at + turn.shift)
+            except EngineFault as fault:
+                self._forfeit(color, fault)
+                return
+            if result is None:
+                await self._no_move_by_deadline(turn)
+                return
+        else:
+            result = await self._await_move(turn)
         if result is not None:
             self._done_at = go_at + result.elapsed
             self._judge(turn, result)
@@ -322,12 +343,12 @@ class Referee:
             result: SearchResult | None = None
             time_call_at, forfeit_at = turn.deadline(budget.time_call_at), turn.deadline(budget.forfeit_at)
             if time_call_at is not None:
-                result = await _wait_until(handle, time_call_at)
+                result = await handle.wait_until(time_call_at)
                 if result is None:
                     turn.time_called = True  # set first: the warning stands even if the engine then fails
                     await handle.stop()
             if result is None and forfeit_at is not None:
-                result = await _wait_until(handle, forfeit_at)
+                result = await handle.wait_until(forfeit_at)
             elif result is None:
                 # No clock (depth=, nodes=): only the engine's search timeout bounds the move.
                 limit = engine.config.timeouts.search
@@ -349,14 +370,18 @@ class Referee:
             self._forfeit(turn.color, fault)
             return None
         if result is None:
-            if turn.time_called:
-                self._note_time_call(turn, "no move came")
-            outcome = self.clocks[turn.color].expire()
-            with contextlib.suppress(EngineFault):
-                await handle.stop()  # leave the engine ready for its next game
-            self._clock_forfeit(turn, outcome, None)
+            await self._no_move_by_deadline(turn)
             return None
         return result
+
+    async def _no_move_by_deadline(self, turn: _Turn) -> None:
+        """The last deadline passed with no move: the game is lost on the clock."""
+        if turn.time_called:
+            self._note_time_call(turn, "no move came")
+        outcome = self.clocks[turn.color].expire()
+        with contextlib.suppress(EngineFault):
+            await turn.handle.stop()  # leave the engine ready for its next game
+        self._clock_forfeit(turn, outcome, None)
 
     def _judge(self, turn: _Turn, result: SearchResult) -> None:
         color = turn.color
@@ -427,27 +452,28 @@ class Referee:
         game = self.game
         before = game.position
         irreversible = game.is_irreversible(move)
-        # Validated: pydantic's compiled validator builds this small model faster than ``model_construct``,
-        # whose Python loop over the fields is slower (about 3 against 4.5 µs a move).
-        entry = MoveRecord(
-            ply=game.ply + 1,
-            side=Side.WHITE if before.turn is Color.WHITE else Side.BLACK,
-            text=format_pdn(before, move),
-            hub=format_hub(move),
-            from_opening=from_opening,
-            elapsed=elapsed,
-            clock=clock,
-            warnings=warnings if warnings is not None else [],
-            draw_offered=draw_offered,
-            info=engine_info(info),
+        hub = format_hub(move)
+        # Made without validation: the referee checked every value (see ``MoveRecord.trusted``).
+        entry = MoveRecord.trusted(
+            game.ply + 1,
+            Side.WHITE if before.turn is Color.WHITE else Side.BLACK,
+            format_pdn(before, move),
+            hub,
+            from_opening,
+            elapsed,
+            clock,
+            warnings if warnings is not None else [],
+            draw_offered,
+            engine_info(info),
         )
         game.play(move)
-        self._hub_moves.append(entry.hub)
+        self._hub_moves.append(hub)
         if irreversible:
             self._recent_base = _SearchBase.of(game)
         assert self.record is not None
         self.record.moves.append(entry)
-        self._unannounced.append((entry, game.position))
+        if self._tells_moves:
+            self._unannounced.append((entry, game.position))
         self._check_rules()
 
     def _check_rules(self) -> None:
@@ -459,7 +485,7 @@ class Referee:
             rule = end.rule if termination in named else None
             self._end(end.winner, termination, ending_words(end, self.game.position.turn), rule)
             return
-        limit = self.setup.rules.max_plies
+        limit = self._max_plies
         if limit is not None and self.game.ply >= limit:
             self._end(None, Termination.MAX_LENGTH, f"the game reached the limit of {limit} plies")
 
@@ -540,11 +566,3 @@ class Referee:
 def _engine_board(result: SearchResult) -> str:
     """The position the engine says its move leads to, when it says (CheckerBoard engines do)."""
     return f"; the engine's board after its move: {result.board}" if result.board else ""
-
-
-async def _wait_until(handle: SearchHandle, moment: float) -> SearchResult | None:
-    """Wait for the result until the monotonic ``moment`` (timers may fire a little early: wait again)."""
-    while True:
-        result = await handle.wait(moment - time.monotonic())
-        if result is not None or time.monotonic() >= moment:
-            return result

@@ -274,6 +274,46 @@ class MoveRecord(_Model):
     draw_offered: bool = False
     info: EngineInfo | None = None
 
+    @classmethod
+    def trusted(
+        cls,
+        ply: int,
+        side: Side,
+        text: str,
+        hub: str,
+        from_opening: bool,
+        elapsed: float | None,
+        clock: float | None,
+        warnings: list[str],
+        draw_offered: bool,
+        info: EngineInfo | None,
+    ) -> MoveRecord:
+        """A record of values the referee has already checked (a ply from 1 on, a measured time of 0 or
+        more), made without validating them again: the referee makes one for every move. Every field is
+        given, so the record is the one validation would make (``fields_set`` included)."""
+        entry = cls.__new__(cls)
+        values = {
+            "ply": ply,
+            "side": side,
+            "text": text,
+            "hub": hub,
+            "from_opening": from_opening,
+            "elapsed": elapsed,
+            "clock": clock,
+            "warnings": warnings,
+            "draw_offered": draw_offered,
+            "info": info,
+        }
+        # What ``model_construct`` sets, without its loop over the fields and their defaults.
+        _set_attribute(entry, "__dict__", values)
+        _set_attribute(entry, "__pydantic_fields_set__", set(values))
+        _set_attribute(entry, "__pydantic_extra__", None)
+        _set_attribute(entry, "__pydantic_private__", None)
+        return entry
+
+
+_set_attribute = object.__setattr__
+
 
 class GameOutcome(_Model):
     winner: Winner

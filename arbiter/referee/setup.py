@@ -6,6 +6,7 @@ FEN or an opening move that is not legal is a clear setup error, never a forfeit
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -28,6 +29,16 @@ class PreparedGame:
     variant: Variant
     start: Position
     opening_moves: tuple[Move, ...]
+
+    @functools.cached_property
+    def start_fen(self) -> str:
+        """The start position's FEN, as the game's record gives it."""
+        return self.start.fen()
+
+
+# Setups already resolved, by variant, start FEN and opening moves (an opening deck has a few hundred).
+_PREPARED: dict[tuple[str, str | None, tuple[str, ...]], PreparedGame] = {}
+_PREPARED_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,18 @@ class GameSetup:
 
     def prepare(self) -> PreparedGame:
         """Resolve the variant, the start position and the opening; raise ``GameSetupError`` if any fails."""
+        # Every game of an event starts from one of a few setups: each is resolved once (positions and
+        # moves are immutable, so one result serves them all). A failure is not kept: it is found again.
+        key = (self.variant, self.start_fen, tuple(self.opening.moves) if self.opening else ())
+        prepared = _PREPARED.get(key)
+        if prepared is None:
+            prepared = self._resolve()
+            if len(_PREPARED) >= _PREPARED_KEPT:
+                _PREPARED.pop(next(iter(_PREPARED)))
+            _PREPARED[key] = prepared
+        return prepared
+
+    def _resolve(self) -> PreparedGame:
         try:
             variant = get_variant(self.variant)
         except UnknownVariantError as error:

@@ -30,6 +30,7 @@ The text uses the vocabulary engine testers know from cutechess (all durations i
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -303,6 +304,12 @@ _INTEGER_RE = re.compile(r"\d+")
 
 def parse_time_control(text: str) -> TimeControl:
     """Parse time-control text (see the module docstring); raise ``TimeControlError`` when malformed."""
+    return _parsed(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> TimeControl:
+    # Every game of an event reads the same text again; a control is immutable, so one is shared.
     tokens = text.lower().split()
     if not tokens:
         raise TimeControlError(text, "it is empty")

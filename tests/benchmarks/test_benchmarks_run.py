@@ -133,3 +133,10 @@ def test_harness_compare_reports_a_forfeit_in_a_chess_harness_and_exits_non_zero
     problem = "PROBLEM: games ended otherwise than at the limit or by the rules: 1 x 0-1 {White makes"
     assert problem in done.stdout
     assert "run(s) had problems" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_per_move_layers_benchmark_times_the_engine_layer_and_the_referee_alone(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engine")
+    out = run_benchmark("per_move_layers", "--searches", "20", "--games", "2", cwd=tmp_path)
+    assert "per search (20 searches)" in out and "of which the rules' calls" in out

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arbiter.engines.hub_wire import (
+    HubLine,
     HubSyntaxError,
+    _parse_tokens,
     check_position_text,
     format_line,
     format_seconds,
@@ -79,6 +83,29 @@ def test_every_line_the_arbiter_writes_reads_back_the_same(
     flags -= set(fields)
     line = parse_line(format_line(command, fields, sorted(flags)))
     assert (line.command, line.fields, line.flags) == (command, fields, frozenset(flags))
+
+
+def _read(read: Callable[[str], HubLine], text: str) -> tuple[str, dict[str, str], frozenset[str]] | str:
+    try:
+        line = read(text)
+    except HubSyntaxError as error:
+        return f"error: {error}"
+    return line.command, line.fields, line.flags
+
+
+@given(text=st.text(alphabet=' \tabz09=-x.+"\u00a0\u2003\u00e9', max_size=30))
+def test_a_plain_line_is_read_quickly_as_the_full_reader_reads_it(text: str) -> None:
+    """Lines without quotes, in ASCII, are read by splitting them at their spaces: the same command,
+    fields, flags and errors as the token reader gives, whatever the text (control characters are
+    refused before either reads)."""
+    assert _read(parse_line, text) == _read(_parse_tokens, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["done move=32-28", "done  move=32-28\tdraw", "info depth=3 a= b", "x =a", "x a==b", "=a", ""]
+)
+def test_plain_lines_and_their_mistakes_read_the_same_both_ways(text: str) -> None:
+    assert _read(parse_line, text) == _read(_parse_tokens, text)
 
 
 @pytest.mark.parametrize("move", ["32-28", "1-5", "28x19x23", "15x24", "46x37x41x32x28", "9-13"])

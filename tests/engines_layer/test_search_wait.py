@@ -70,3 +70,32 @@ def test_a_cancelled_wait_leaves_nothing_behind() -> None:
         assert not search.finished
 
     asyncio.run(main())
+
+
+def test_a_wait_until_a_moment_ends_at_that_moment_or_with_the_answer_before_it() -> None:
+    async def main() -> None:
+        search = a_search()
+        moment = time.monotonic() + 0.05
+        assert await search.wait_until(moment) is None
+        assert time.monotonic() >= moment, "a wait never ends before its moment"
+        asyncio.get_running_loop().call_later(0.02, search._complete, parse_line("done move=11-15"), 1.0)
+        began = time.monotonic()
+        result = await search.wait_until(time.monotonic() + 60.0)
+        assert result is not None and result.move == "11-15"
+        assert time.monotonic() - began < 30.0, "the answer ends the wait, not the moment"
+
+    asyncio.run(main())
+
+
+def test_the_waits_of_an_engine_s_searches_share_one_loop_timer() -> None:
+    async def main() -> None:
+        engine = HubEngine(hub_config("instant_hub.py"))
+        loop = asyncio.get_running_loop()
+        scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
+        for number in range(20):
+            search = HubSearch(engine, started=time.monotonic())
+            loop.call_soon(search._complete, parse_line("done move=11-15"), time.monotonic())
+            assert await search.wait_until(time.monotonic() + 60.0 + number) is not None
+        assert sum(1 for timer in scheduled if not timer.cancelled()) == 1
+
+    asyncio.run(main())

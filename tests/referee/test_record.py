@@ -282,3 +282,14 @@ def test_engine_info_that_is_not_a_number_is_kept_as_text() -> None:
     assert info.depth is None
     assert info.score is None
     assert info.extra == {"depth": "12/20", "score": "mate3"}
+
+
+@pytest.mark.parametrize("move", english_game().moves, ids=lambda move: f"ply {move.ply}")
+def test_a_move_record_the_referee_makes_without_validation_is_the_validated_one(move: MoveRecord) -> None:
+    values = {**move.model_dump(), "side": move.side, "info": move.info}
+    validated = MoveRecord(**values)  # every field given, as the referee gave them
+    trusted = MoveRecord.trusted(**values)
+    assert trusted == validated == move
+    assert trusted.model_dump_json() == validated.model_dump_json()
+    assert trusted.model_fields_set == validated.model_fields_set
+    assert MoveRecord.model_validate_json(trusted.model_dump_json()) == move

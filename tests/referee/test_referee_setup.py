@@ -23,6 +23,19 @@ def test_an_opening_is_resolved_against_the_rules() -> None:
     assert [move.start for move in prepared.opening_moves] == [11, 23, 8]
 
 
+def test_the_games_of_one_setup_share_its_resolution_and_a_bad_setup_is_refused_every_time() -> None:
+    opening = OpeningRecord(name="Old Fourteenth", moves=["11-15", "23-19", "8-11"])
+    first = GameSetup("english", DEPTH, opening=opening, tags={"Round": "1"}).prepare()
+    again = GameSetup("english", DEPTH, opening=opening.model_copy(), tags={"Round": "2"}).prepare()
+    assert again is first and again.start_fen == "B:W21-32:B1-12"
+    other = GameSetup("english", DEPTH, opening=OpeningRecord(moves=["11-15", "23-19", "9-14"])).prepare()
+    assert other is not first and [move.start for move in other.opening_moves] == [11, 23, 9]
+    bad = GameSetup("english", DEPTH, opening=OpeningRecord(moves=["11-18"]))
+    for _ in range(2):
+        with pytest.raises(GameSetupError, match="11-18"):
+            bad.prepare()
+
+
 def test_an_illegal_opening_move_is_a_setup_error_naming_the_move() -> None:
     setup = GameSetup(
         "english", DEPTH, opening=OpeningRecord(name="Bristol", moves=["11-16", "24-20", "16-18"])
