@@ -9,7 +9,8 @@ plays a match of two copies of its engine, at each concurrency, as a command of 
 - harness CPU per ply: the CPU time of the harness process itself (every thread of it, none of its
   children), read from ``/proc/PID/stat`` once it has exited and before it is reaped, divided by the
   plies played. It is counted in clock ticks of 10 ms: fastchess spends some tens of them on 200
-  games, so give it more games for a closer figure;
+  games, so give it more games for a closer figure (the arbiter's modules are compiled to bytecode
+  first, as an installed package's are, so that no run pays for compiling them);
 - time added per move: the engines note, on the machine's monotonic clock, when they wrote each move
   and when they read each ``go``; the time from one engine's move to the other engine's ``go`` for the
   position that move led to is what the harness added (reading the move, judging it, clocks, record,
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import compileall
 import ctypes
 import os
 import platform
@@ -121,6 +123,17 @@ def arbiter_command() -> list[str]:
     if script.is_file():
         return [str(script)]
     return [sys.executable, "-c", "import sys; from arbiter.cli import main; sys.argv[0] = 'arbiter'; main()"]
+
+
+def compile_bytecode() -> None:
+    """Compile the arbiter's modules to bytecode first, as installing the package does.
+
+    A checkout run with ``PYTHONDONTWRITEBYTECODE`` set (or never run before) would otherwise compile
+    every module again at each start, a cost an installed arbiter does not have."""
+    import arbiter
+
+    for folder in arbiter.__path__:
+        compileall.compile_dir(folder, quiet=1)
 
 
 def harness_command(
@@ -388,6 +401,7 @@ def main() -> None:
         f"Python {platform.python_version()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     print(f"{args.games} games a run, at most {MAX_PLIES} plies a game, {args.repeat} runs of each")
+    compile_bytecode()
     become_subreaper()
     runs: dict[tuple[str, int], list[Run]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-engines-") as name:
