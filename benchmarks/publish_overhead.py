@@ -130,7 +130,7 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             batch = MessageBatch(messages.put)
 
             def watch(game: PlannedGame) -> LiveWatcher:
-                return LiveWatcher(str(game.key), batch.add)
+                return LiveWatcher(str(game.key), batch)
 
             runner.game_observer = watch
         asyncio.run(runner.run(store, handle_signals=False))

@@ -7,6 +7,7 @@ replays, and says which move failed and why.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -17,6 +18,7 @@ from arbiter.rules.fen import FenError
 from arbiter.rules.geometry import Geometry
 
 EMPTY = "e"
+HUB_TEXTS_KEPT = 100_000
 
 
 @dataclass(frozen=True)
@@ -81,20 +83,26 @@ def replay(record: GameRecord) -> Replay:
     except (FenError, ValueError) as error:
         return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
     first = position.turn is variant.first_to_move
-    boards = [board_letters(position)]
+    letters = board_letters(position)
+    boards = [letters]
     mules = [tuple(position.mule_squares()) if position.mules else ()]
     moves: list[Move] = []
     positions = [position]
     fault = None
+    named = _hub_squares(variant)
     for move in record.moves:
-        try:
-            played = _resolve(position, move.hub, move.text)
-        except MoveTextError as error:
-            fault = f"ply {move.ply} ({move.text}) does not replay: {error}"
-            break
+        squares = named.get(move.hub) or _read_hub(named, variant, move.hub)
+        played = None if squares is None else position.find_move(squares[0], squares[1], squares[2:])
+        if played is None:  # not Hub text of a legal move: read as PDN, or say why not
+            try:
+                played = _resolve(position, move.hub, move.text)
+            except MoveTextError as error:
+                fault = f"ply {move.ply} ({move.text}) does not replay: {error}"
+                break
         position = position.play(played)
         positions.append(position)
-        boards.append(board_letters(position))
+        letters = _letters_after(letters, position, played)
+        boards.append(letters)
         mules.append(tuple(position.mule_squares()) if position.mules else ())
         moves.append(played)
     has_mules = any(mules)
@@ -107,6 +115,42 @@ def replay(record: GameRecord) -> Replay:
         mules=tuple(mules) if has_mules else (),
         positions=tuple(positions),
     )
+
+
+_HUB = re.compile(r"\d+(?:[-x]\d+)+")
+
+
+@cache
+def _hub_squares(variant: Variant) -> dict[str, tuple[int, ...]]:
+    """The squares of each Hub move text met so far in games of `variant`: a game page replays every
+    ply, and an event's games repeat a few hundred texts (reading one again cost a third of the
+    replay). Only what `parse_hub` would read the same way is kept."""
+    return {}
+
+
+def _read_hub(known: dict[str, tuple[int, ...]], variant: Variant, text: str) -> tuple[int, ...] | None:
+    """The squares of Hub move `text` (start, end, captured), kept in `known`; None for text that is
+    not numbers on the board joined by ``-`` or ``x`` (`parse_hub` then says what is wrong)."""
+    if _HUB.fullmatch(text) is None or len(known) >= HUB_TEXTS_KEPT:
+        return None
+    squares = tuple(int(number) for number in re.split("[-x]", text))
+    if not all(1 <= square <= variant.square_count for square in squares):
+        return None
+    known[text] = squares
+    return squares
+
+
+def _letters_after(letters: str, position: Position, move: Move) -> str:
+    """The board's letters after `move`, from those before it: only its start, its end and the
+    captured squares change (what `board_letters(position)` gives, a square at a time less)."""
+    squares = list(letters)
+    squares[move.start - 1] = EMPTY
+    for square in move.captured:
+        squares[square - 1] = EMPTY
+    bit = 1 << position.variant.geometry.square_bits[move.end]
+    king = position.kings & bit
+    squares[move.end - 1] = ("W" if king else "w") if position.white & bit else ("B" if king else "b")
+    return "".join(squares)
 
 
 def pv_text(position: Position, pv: list[str]) -> str:
