@@ -120,13 +120,17 @@ class GameJob:
     slugs: dict[str, str]
     """The engine page of each of the two players."""
     has_openings: bool
+    played: tuple[int, ...] | None = None
+    """The positions the referee went through, when the publisher was handed them (see `replay`)."""
 
 
-def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict[str, Any], str]:
-    """The page's own template values, and the game's PDN text."""
+def page_context(
+    event: EventInfo, game: GameEntry, pdn_file: str, played: tuple[int, ...] | None = None
+) -> tuple[dict[str, Any], str]:
+    """The page's own template values, and the game's PDN text (`played`: see `GameJob`)."""
     record = game.record
     assert record is not None, "only played games have a page"
-    replayed: Replay = replay(record)
+    replayed: Replay = replay(record, played)
     variant = replayed.variant
     pdn = game_pdn(event, game, record, replayed)
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
@@ -138,8 +142,8 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
             f"{record.white.name} – {record.black.name}",
             replayed.mules[0] if replayed.mules else None,
         )
-    labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
-    data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
+    labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.steps)]]
+    data: dict[str, Any] = {"boards": list(replayed.boards), "steps": list(replayed.steps), "labels": labels}
     if replayed.mules:
         data["mules"] = [list(squares) for squares in replayed.mules]
     first = variant.first_to_move if variant is not None else Color.WHITE
@@ -165,7 +169,7 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
 
 def write_game_page(out_dir: Path, job: GameJob) -> str:
     """Write the game's page and PDN file into ``out_dir/games/``; return the PDN text."""
-    context, pdn = page_context(job.event, job.game, f"{job.page}.pdn")
+    context, pdn = page_context(job.event, job.game, f"{job.page}.pdn", job.played)
     directory = templates_dir()
     context |= {
         "root": "../",

@@ -24,19 +24,22 @@ from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
-from arbiter.report.replay import board_letters, pv_text
+from arbiter.report.replay import board_letters, played_values, pv_text
 from arbiter.rules import Color, Position, UnknownVariantError, get_variant
 
 LIVE_DATA = "live-data.js"
 LIVE_GLOBAL = "arbiterLive"
 WRITE_EVERY_SECONDS = 1.0
+PLAYED_KEPT = 1000
 _NUMBERS = re.compile(r"\d+")
 
 Message = tuple[Any, ...]
 """What the runner sends: ("start", key, white, black, variant, time control, start bitboards...),
 ("move", key, ply, side, text, hub, white's clock, black's clock, depth, score, nodes, pv, bitboards
-before the move..., bitboards after it...), ("end", key, reason), and ("batch", messages) holding
-several. Plain tuples, cheap to pickle."""
+before the move..., bitboards after it...), ("end", key, reason), ("played", key, positions) once a game
+is over (every position the referee went through, `played_values` of each one after the other, for
+the game's page: see `arbiter.report.replay`), and ("batch", messages) holding several. Plain tuples,
+cheap to pickle."""
 
 
 class LiveWatcher(GameObserver):
@@ -58,28 +61,38 @@ class LiveWatcher(GameObserver):
         self.clocks: dict[str, float | None] = {"white": None, "black": None}
         self.reason: str | None = None
         """Why the game ended, once it has."""
+        self.played: list[Position] = []
+        """Every position of the game so far, for its page once it is over."""
 
     def game_started(self, record: GameRecord, position: Position) -> None:
         self.start = (
             "start", self.key, record.white.name, record.black.name, record.variant, record.time_control
         ) + _bitboards(position)
         self.position = position
+        self.played = [position]
         self.batch.changed(self)
 
     def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
         self.move = move
         self.before, self.position = self.position, position
         self.clocks[move.side.value] = move.clock
+        self.played.append(position)
         self.batch.changed(self)
 
     def game_ended(self, record: GameRecord, position: Position) -> None:
         self.reason = record.outcome.reason if record.outcome else ""
-        self.batch.changed(self)
+        # At once: the runner stores the game next and tells the publisher, which should have the
+        # positions by then.
+        self.batch.changed(self, now=True)
 
     def messages(self) -> list[Message]:
         """What changed since the last call: the start (unless the game already ended), the latest
         move, the end."""
         out: list[Message] = []
+        if self.reason is not None and self.played:
+            positions = tuple(value for each in self.played for value in played_values(each))
+            out.append(("played", self.key, positions))
+            self.played = []
         if not self.sent_start:
             if self.reason is not None or self.start is None:
                 return out  # over before it was shown: nothing to show
@@ -124,8 +137,11 @@ class MessageBatch:
         """The watchers that changed, in the order they first did."""
         self.timer: asyncio.TimerHandle | None = None
 
-    def changed(self, watcher: LiveWatcher) -> None:
+    def changed(self, watcher: LiveWatcher, *, now: bool = False) -> None:
         self.pending[watcher] = None
+        if now:
+            self.flush()
+            return
         if self.timer is not None:
             return
         try:
@@ -174,6 +190,9 @@ class LiveGames:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.games: dict[str, _Game] = {}
+        self.played: dict[str, tuple[int, ...]] = {}
+        """The positions of the games that ended, by key, until their pages take them (the oldest go
+        beyond `PLAYED_KEPT`)."""
         self.dirty = True
         self.written_at = -float("inf")
 
@@ -182,6 +201,11 @@ class LiveGames:
         if kind == "batch":
             for each in key:
                 self.apply(each)
+            return
+        if kind == "played":
+            self.played[key] = message[2]
+            if len(self.played) > PLAYED_KEPT:
+                del self.played[next(iter(self.played))]
             return
         if kind == "start":
             _, _, white, black, variant, time_control, *board = message

@@ -101,6 +101,7 @@ def publish(
         os.nice(NICENESS)
     site = StoreSite(database, out, tournament_id, keep_open=True)
     live = LiveGames(out)
+    site.played = live.played  # a game's page is made from the positions its referee went through
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
     gap = refresh_every

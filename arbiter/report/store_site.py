@@ -171,6 +171,9 @@ class StoreSite:
         """The key of the game stored last before those."""
         self._revision = 0
         self._top_id = 0
+        self.played: dict[str, tuple[int, ...]] = {}
+        """The positions the referee went through in games of this run, by key, as the publisher of a
+        running event is handed them: a game's page is made from them (taken when it is written)."""
         self.pages_seconds = 0.0
         """Seconds the last refresh spent on the pages and PDN of the games it wrote (the rest went to
         the event-wide pages, which every refresh writes again)."""
@@ -452,7 +455,7 @@ class StoreSite:
     ) -> Iterator[GameJob]:
         """The pages of `games` (in the order they were stored), each linked to the game before."""
         for game in games:
-            yield self._job(writer, game, previous)
+            yield self._job(writer, game, previous, self.played.pop(str(game.key), None))
             previous = str(game.key)
 
     def _pdn(self, writer: PageWriter, stored: StoredGame) -> str:
@@ -461,7 +464,13 @@ class StoreSite:
         assert record is not None
         return game_pdn(writer.event, job.game, record, replay(record))
 
-    def _job(self, writer: PageWriter, stored: StoredGame, previous: str | None) -> GameJob:
+    def _job(
+        self,
+        writer: PageWriter,
+        stored: StoredGame,
+        previous: str | None,
+        played: tuple[int, ...] | None = None,
+    ) -> GameJob:
         key = str(stored.key)
         place = self._plan_index.get(key)
         record = stored.record
@@ -494,4 +503,5 @@ class StoreSite:
             following=None,
             slugs={name: writer.slugs[name] for name in (record.white.name, record.black.name)},
             has_openings=writer.has_openings,
+            played=played,
         )

@@ -11,6 +11,7 @@ from report_games import play_event
 from arbiter.notation.movetext import parse_hub
 from arbiter.referee.record import EngineInfo, GameRecord, MoveRecord
 from arbiter.report.live import LiveGames, LiveWatcher, Message, MessageBatch
+from arbiter.report.replay import played_values
 from arbiter.rules import Position, get_variant
 
 
@@ -105,15 +106,25 @@ def batches_start(record: GameRecord, start: Position) -> tuple[object, ...]:
     )
 
 
-def test_a_game_that_starts_and_ends_between_two_hand_overs_is_never_sent() -> None:
+def test_a_game_that_starts_and_ends_between_two_hand_overs_is_never_shown_but_its_positions_are_sent(
+    tmp_path: Path,
+) -> None:
     record = a_record()
     batches = Batches()
     batches.hold()
     watcher = LiveWatcher("r1-b1-g2", batches.batch)
     watcher.game_started(record, Position.from_fen(get_variant(record.variant), record.start_fen))
-    replay_through(watcher, record, range(3))
-    watcher.game_ended(record, Position.start(get_variant(record.variant)))
-    assert batches.flush() == []
+    positions = replay_through(watcher, record, range(3))
+    watcher.game_ended(record, positions[-1])
+    # Handed over at once, without waiting for the batch: the game is stored next.
+    sent = [message for batch in batches.sent for message in batch[1]]
+    assert [message[0] for message in sent] == ["played"]
+    live = LiveGames(tmp_path)
+    live.apply(("batch", tuple(sent)))
+    assert live.games == {}
+    assert live.played["r1-b1-g2"] == tuple(
+        value for position in positions for value in played_values(position)
+    )
 
 
 def test_a_shown_game_that_ends_is_taken_off_the_live_page(tmp_path: Path) -> None:
@@ -128,7 +139,7 @@ def test_a_shown_game_that_ends_is_taken_off_the_live_page(tmp_path: Path) -> No
     batches.hold()
     replay_through(watcher, record, range(2))
     watcher.game_ended(record, Position.start(get_variant(record.variant)))
-    sent = batches.flush()
-    assert [message[0] for message in sent] == ["move", "end"]
+    sent = [message for batch in batches.sent for message in batch[1]]
+    assert [message[0] for message in sent] == ["played", "move", "end"]
     live.apply(("batch", tuple(sent)))
     assert live.games == {}

@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from arbiter.notation.movetext import format_hub, format_pdn
-from arbiter.referee.record import GameRecord, MoveRecord, PlayerRecord, Side
-from arbiter.report.replay import board_letters, replay
+from arbiter.referee.record import (
+    EngineInfo,
+    GameOutcome,
+    GameRecord,
+    MoveRecord,
+    PlayerRecord,
+    Side,
+    Termination,
+    Winner,
+)
+from arbiter.report.game_page import GameJob, write_game_page
+from arbiter.report.inputs import EventInfo, GameEntry
+from arbiter.report.replay import board_letters, played_values, replay
 from arbiter.rules import VARIANTS, Position, get_variant
 
 
@@ -69,3 +81,53 @@ def test_a_hub_text_that_names_no_legal_move_stops_the_replay_there_whatever_was
     assert replayed.fault is not None
     assert replayed.fault.startswith(f"ply 7 ({moves[4].text}) does not replay")
     assert len(replayed.boards) == 7
+
+
+def with_engine_lines(record: GameRecord) -> GameRecord:
+    """The record with a clock, a time and an engine line on every move, as engines give them."""
+    moves = [
+        move.model_copy(
+            update={
+                "elapsed": 0.01 * move.ply,
+                "clock": 60.0 - 0.01 * move.ply,
+                "info": EngineInfo(depth=move.ply % 9, score=0.25 * (move.ply % 5 - 2), pv=[move.hub]),
+            }
+        )
+        for move in record.moves
+    ]
+    outcome = GameOutcome.of(Winner.DRAW, Termination.AGREEMENT)
+    return record.model_copy(update={"moves": moves, "outcome": outcome})
+
+
+def page_files(folder: Path, record: GameRecord, played: tuple[int, ...] | None) -> dict[str, bytes]:
+    event = EventInfo(
+        name="Cup", variant=record.variant, time_control="?", format="match", players=("a", "b")
+    )
+    game = GameEntry(key="r1-b1-g1", white="a", black="b", record=record, round=1, board=1)
+    job = GameJob(event, game, "r1-b1-g1", None, None, {"a": "a", "b": "b"}, False, played)
+    write_game_page(folder, job)
+    return {path.name: path.read_bytes() for path in (folder / "games").iterdir()}
+
+
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_a_game_page_made_from_the_referees_positions_is_the_page_made_by_replaying_the_game(
+    variant_id: str, tmp_path: Path
+) -> None:
+    for seed in range(2):
+        record, positions = random_record(variant_id, seed)
+        record = with_engine_lines(record)
+        played = tuple(value for position in positions for value in played_values(position))
+        assert replay(record, played).written
+        from_positions = page_files(tmp_path / f"played-{seed}", record, played)
+        replayed = page_files(tmp_path / f"replayed-{seed}", record, None)
+        assert from_positions == replayed
+
+
+def test_positions_that_do_not_fit_the_record_are_not_used() -> None:
+    record, positions = random_record("english", seed=1, plies=20)
+    other, other_positions = random_record("english", seed=2, plies=20)
+    played = tuple(value for position in other_positions for value in played_values(position))
+    assert not replay(record, played).written
+    assert replay(record, played).boards == replay(record).boards
+    short = tuple(value for position in positions[:-1] for value in played_values(position))
+    assert not replay(record, short).written
