@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arbiter.referee.record import GameRecord, MoveRecord
+from arbiter.referee.record import GameRecord, MoveRecord, Side
 from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
@@ -48,24 +48,29 @@ def move_rows(
     for index, move in enumerate(record.moves):
         counted = index + offset
         number = f"{counted // 2 + 1}." if counted % 2 == 0 else f"{counted // 2 + 1}\u2026"
+        info = move.info
+        before = positions[index] if info is not None and index < len(positions) else None
         rows.append(
             MoveRow(
                 ply=move.ply,
                 number=number,
                 number_cell=number if counted % 2 == 0 or index == 0 else "",
-                side=move.side.value,
+                side=_SIDES[move.side],
                 text=move.text,
                 book=move.from_opening,
                 elapsed=move.elapsed,
                 clock=move.clock,
-                depth=move.info.depth if move.info is not None else None,
-                score=move.info.score if move.info is not None else None,
-                info=info_text(move, positions[index] if index < len(positions) else None),
+                depth=None if info is None else info.depth,
+                score=None if info is None else info.score,
+                info="" if info is None else info_text(move, before),
                 warnings=tuple(move.warnings),
                 draw_offered=move.draw_offered,
             )
         )
     return rows
+
+
+_SIDES = {side: side.value for side in Side}  # an enum's value is a property: looked up a row
 
 
 def place(game: GameEntry, variant: Variant | None) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, parse_pdn
-from arbiter.referee.record import GameRecord
+from arbiter.referee.record import GameRecord, Side
 from arbiter.rules import Color, Move, Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.fen import FenError
 from arbiter.rules.geometry import Geometry
@@ -177,7 +177,7 @@ def _from_played(record: GameRecord, start: Position, played: Sequence[int]) -> 
         own = white if mover_is_white else black
         if (
             bool(white_to_move) is mover_is_white
-            or move.side.value != ("white" if mover_is_white else "black")
+            or move.side is not (Side.WHITE if mover_is_white else Side.BLACK)
             or not (before.white if mover_is_white else before.black) & from_bit
             or not own & to_bit
             or changed & ~(from_bit | to_bit | taken)
