@@ -24,7 +24,7 @@ from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
-from arbiter.report.replay import board_letters, played_values, pv_text
+from arbiter.report.replay import board_letters, played_positions, pv_text
 from arbiter.rules import Color, Position, UnknownVariantError, get_variant
 
 LIVE_DATA = "live-data.js"
@@ -90,8 +90,7 @@ class LiveWatcher(GameObserver):
         move, the end."""
         out: list[Message] = []
         if self.reason is not None and self.played:
-            positions = tuple(value for each in self.played for value in played_values(each))
-            out.append(("played", self.key, positions))
+            out.append(("played", self.key, played_positions(self.played)))
             self.played = []
         if not self.sent_start:
             if self.reason is not None or self.start is None:

@@ -145,6 +145,16 @@ def played_values(position: Position) -> tuple[int, int, int, int, bool, int]:
     )
 
 
+def played_positions(positions: Iterable[Position]) -> tuple[int, ...]:
+    """`played_values` of each position, one after the other (made at the end of every game by the
+    process that times the engines: written out rather than through a call a position)."""
+    white = Color.WHITE
+    values: list[int] = []
+    for each in positions:
+        values += (each.white, each.black, each.kings, each.mules, each.turn is white, each.zobrist)
+    return tuple(values)
+
+
 def _from_played(record: GameRecord, start: Position, played: Sequence[int]) -> Replay | None:
     """The replay of `record` from the positions the referee went through (its start, then the one
     after each move), or None when they do not fit it: each move's squares (its Hub text) must be
