@@ -86,8 +86,8 @@ class LiveWatcher(GameObserver):
         self.batch.changed(self, now=True)
 
     def messages(self) -> list[Message]:
-        """What changed since the last call: the start (unless the game already ended), the latest
-        move, the end."""
+        """What changed since the last call: once the game is over, its positions (for its page); the
+        start (unless the game already ended), the latest move, the end (for the live page)."""
         out: list[Message] = []
         if self.reason is not None and self.played:
             out.append(("played", self.key, played_positions(self.played)))

@@ -161,9 +161,9 @@ def _from_played(record: GameRecord, start: Position, played: Sequence[int]) -> 
     the only ones that changed, the mover's piece gone from its start and on its end, what it took
     gone, and the side to move changed."""
     moves = record.moves
-    if len(played) != PLAYED_FIELDS * (len(moves) + 1) or tuple(played[:PLAYED_FIELDS]) != played_values(
-        start
-    ):
+    if len(played) != PLAYED_FIELDS * (len(moves) + 1):
+        return None
+    if tuple(played[:PLAYED_FIELDS]) != played_values(start):
         return None
     variant = start.variant
     named = _hub_squares(variant)
@@ -215,7 +215,7 @@ def _from_played(record: GameRecord, start: Position, played: Sequence[int]) -> 
     )
 
 
-_HUB = re.compile(r"\d+(?:[-x]\d+)+")
+_HUB = re.compile(r"[0-9]+(?:[-x][0-9]+)+")
 
 
 @cache
