@@ -15,9 +15,8 @@ zero (`b0:00:09.250`). Comments may not hold braces in PDN, so `{` and `}` in a 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from arbiter.notation.controls import visible_controls
 from arbiter.notation.movetext import format_pdn
@@ -176,10 +175,9 @@ def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
     return f"{header}\n\n{out.text()}\n\n"
 
 
-@dataclass(frozen=True)
-class WrittenMove:
+class WrittenMove(NamedTuple):
     """A move whose text is already the variant's notation of it in its position (as the referee
-    records it), with what goes after it."""
+    records it), with what goes after it (a named tuple: a game page makes one a move)."""
 
     text: str
     clock: float | None = None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub, parse_pdn
 from arbiter.referee.record import GameRecord, Side
@@ -86,7 +86,7 @@ def replay(record: GameRecord, played: Sequence[int] | None = None) -> Replay:
             None, (), (), True, fault=f"the variant {record.variant!r} is not known to this version"
         )
     try:
-        position = Position.from_fen(variant, record.start_fen)
+        position = _start_of(variant, record.start_fen)
     except (FenError, ValueError) as error:
         return Replay(variant, (), (), True, fault=f"start position {record.start_fen!r}: {error}")
     if played is not None:
@@ -127,6 +127,13 @@ def replay(record: GameRecord, played: Sequence[int] | None = None) -> Replay:
         positions=tuple(positions),
         steps=tuple((move.start, move.end) for move in moves),
     )
+
+
+@lru_cache(maxsize=1024)
+def _start_of(variant: Variant, fen: str) -> Position:
+    """The position of `fen`, read once: an event's games start from a few positions (a position never
+    changes, so one can serve every game that starts there)."""
+    return Position.from_fen(variant, fen)
 
 
 PLAYED_FIELDS = 6
