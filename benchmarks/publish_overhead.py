@@ -3,8 +3,10 @@
 The same event is played twice through the full runner: 2,000 games between two bundled `random`
 engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
 the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
-told of every stored game and of every move of the running games, refreshing the site as often as its
-pacing allows (`arbiter.report.publisher.next_gap`) and the live page's data at most once a second.
+told of every stored game, handed each running game's latest move a few times a second and each
+game's positions when it ends, refreshing the site as often as its pacing allows
+(`arbiter.report.publisher.next_gap`) and the live page's data at most once a second. The store is
+opened as `arbiter run` opens it (`RunStore`, without the ORM, which the child would import too).
 The arbiter's CPU time is that of the runner's process plus, with the site, the publisher's; the
 engines' time is left out. With the site, it also says how current the site was: how many refreshes
 the runner saw and how long after a game was stored the site showed it.
@@ -32,7 +34,7 @@ from arbiter.report.live import LiveWatcher, Message, MessageBatch
 from arbiter.report.publisher import publish
 from arbiter.report.site import MANIFEST
 from arbiter.running.runner import TournamentRunner
-from arbiter.store import TournamentStore
+from arbiter.store import RunStore
 from arbiter.tournament.config import Adjudication, EngineEntry, TournamentConfig, bundled_command
 from arbiter.tournament.schedule import PlannedGame
 
@@ -111,7 +113,7 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
     times: Queue[float] = context.Queue()
     before = cpu()
     started = time.perf_counter()
-    with TournamentStore.open(config.database) as store:
+    with RunStore.open(config.database) as store:
         child = None
         if site is not None:
             tournament_id = runner.open_tournament(store)
@@ -130,7 +132,7 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             batch = MessageBatch(messages.put)
 
             def watch(game: PlannedGame) -> LiveWatcher:
-                return LiveWatcher(str(game.key), batch.add)
+                return LiveWatcher(str(game.key), batch)
 
             runner.game_observer = watch
         asyncio.run(runner.run(store, handle_signals=False))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from arbiter.notation.controls import visible_controls
 from arbiter.notation.movetext import format_pdn
@@ -54,8 +54,11 @@ def _comment(text: str) -> str:
     return "{" + visible_controls(text).replace("{", "(").replace("}", ")") + "}"
 
 
-def game_tags(game: PdnGame, start: Position | None = None) -> list[tuple[str, str]]:
-    """The tags as the writer puts them, in order; `start` is the game's start position when known."""
+def game_tags(
+    game: PdnGame, start: Position | None = None, plies: int | None = None
+) -> list[tuple[str, str]]:
+    """The tags as the writer puts them, in order; `start` is the game's start position when known,
+    `plies` its number of moves when they are not the game's own."""
     tags = game.tags
     lowered = {name.lower(): value for name, value in tags.items()}
     out: list[tuple[str, str]] = [
@@ -73,7 +76,7 @@ def game_tags(game: PdnGame, start: Position | None = None) -> list[tuple[str, s
     for name in ("TimeControl", "Termination"):
         if name.lower() in lowered:
             out.append((name, lowered[name.lower()]))
-    out.append(("PlyCount", str(len(game.moves))))
+    out.append(("PlyCount", str(len(game.moves) if plies is None else plies)))
     if variant is not None and (game_type is None or game_type.variant_id != variant.id):
         # No PDN game type says it all (antidraughts, a rule option such as english+iyt-draws): name the
         # rules-core variant too, which this project's reader prefers to GameType.
@@ -129,21 +132,28 @@ def _write_line(
     position = start
     for index, pdn_move in enumerate(moves):
         ply = first_ply + index
-        number = _number(position, ply, index == 0)
-        if number:
-            out.add(number)
-        out.add(format_pdn(position, pdn_move.move))
-        for mark in pdn_move.marks:
-            out.add(mark, glue=not mark.startswith("$"))
-        if pdn_move.clock is not None:
-            out.add(_comment(f"[%clock {format_clock(pdn_move.clock, position.turn)}]"))
-        for comment in pdn_move.comments:
-            out.add(_comment(comment))
+        _write_move(out, position, ply, index == 0, format_pdn(position, pdn_move.move), pdn_move)
         for variation in pdn_move.variations:
             out.add("(")
             _write_line(out, position, variation, ply)
             out.add(")", glue=True)
         position = positions[index + 1] if index + 1 < len(positions) else position.play(pdn_move.move)
+
+
+def _write_move(
+    out: _Lines, position: Position, ply: int, first_in_line: bool, text: str, move: PdnMove | WrittenMove
+) -> None:
+    """One move: its number where one is written, its text, marks, clock and comments."""
+    number = _number(position, ply, first_in_line)
+    if number:
+        out.add(number)
+    out.add(text)
+    for mark in move.marks:
+        out.add(mark, glue=not mark.startswith("$"))
+    if move.clock is not None:
+        out.add(_comment(f"[%clock {format_clock(move.clock, position.turn)}]"))
+    for comment in move.comments:
+        out.add(_comment(comment))
 
 
 def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
@@ -161,6 +171,32 @@ def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
         _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1, positions)
     for text in game.rest:  # moves that did not replay when the game was read: kept as written
         out.add(text)
+    out.add(game.result)
+    return f"{header}\n\n{out.text()}\n\n"
+
+
+class WrittenMove(NamedTuple):
+    """A move whose text is already the variant's notation of it in its position (as the referee
+    records it), with what goes after it (a named tuple: a game page makes one a move)."""
+
+    text: str
+    clock: float | None = None
+    comments: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+
+
+def format_written_game(game: PdnGame, moves: Sequence[WrittenMove], positions: Sequence[Position]) -> str:
+    """`format_game` for a game whose moves are given as their text (`game` gives the tags, comments
+    and result; its own moves are not written), with `positions`, its start and the position after
+    each move: the same text, without working any move's notation out again."""
+    header = "\n".join(_tag_line(name, value) for name, value in game_tags(game, positions[0], len(moves)))
+    out = _Lines()
+    for comment in game.comments:
+        out.add(_comment(comment))
+    start = positions[0]
+    first = 0 if start.turn is start.variant.first_to_move else 1
+    for index, move in enumerate(moves):
+        _write_move(out, positions[index], first + index, index == 0, move.text, move)
     out.add(game.result)
     return f"{header}\n\n{out.text()}\n\n"
 

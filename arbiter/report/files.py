@@ -26,13 +26,25 @@ SLUG_CHARS = 40
 
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Replace `path` with `data` in one step (temporary file in the same folder, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    handle, temporary = _temporary_beside(path)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
-        os.chmod(temporary, 0o644)
+        handle, temporary = _temporary_beside(path)
+    except FileNotFoundError:  # a folder not made yet (or removed since)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = _temporary_beside(path)
+    try:
+        # The descriptor written straight, without a buffered file object around it: a site refresh
+        # writes hundreds of small files.
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(handle, view) :]
+            if _FCHMOD:
+                os.fchmod(handle, 0o644)
+        finally:
+            os.close(handle)
+        if not _FCHMOD:
+            os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -42,6 +54,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
 # Temporary names from the process id and a counter: a site refresh writes hundreds of files, and
 # `tempfile.mkstemp` spends much of a small file's write on drawing a random name.
 _TEMPORARY_NUMBERS = itertools.count()
+_FCHMOD = hasattr(os, "fchmod")
 _CREATE_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from arbiter.referee.game import identity_fields
 from arbiter.report.from_config import event_from_config
 from arbiter.report.inputs import EventInfo, GameEntry
-from arbiter.store import StoredGame, TournamentInfo, TournamentStore
+from arbiter.store import RunStore, StoredGame, TournamentInfo
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.plan import plan_tournament
@@ -44,7 +44,7 @@ class Schedule:
     note: str | None = None
 
 
-def load_schedule(store: TournamentStore, reference: str | int | None = None) -> Schedule:
+def load_schedule(store: RunStore, reference: str | int | None = None) -> Schedule:
     """The tournament `reference` (id or name; the latest one when None): its event and schedule."""
     info = store.find_tournament(reference)
     engines = store.engines(info.id)
@@ -53,7 +53,7 @@ def load_schedule(store: TournamentStore, reference: str | int | None = None) ->
     return Schedule(info=info, event=event, planned=planned, identities=identities, note=note)
 
 
-def load_event(store: TournamentStore, reference: str | int | None = None) -> StoredEvent:
+def load_event(store: RunStore, reference: str | int | None = None) -> StoredEvent:
     """The tournament `reference` (id or name; the latest one when None) as site inputs."""
     info = store.find_tournament(reference)
     players = tuple(engine.name for engine in store.engines(info.id))

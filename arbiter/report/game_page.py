@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from arbiter.referee.record import GameRecord, MoveRecord
+from arbiter.referee.record import GameRecord, MoveRecord, Side
 from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
@@ -48,24 +48,29 @@ def move_rows(
     for index, move in enumerate(record.moves):
         counted = index + offset
         number = f"{counted // 2 + 1}." if counted % 2 == 0 else f"{counted // 2 + 1}\u2026"
+        info = move.info
+        before = positions[index] if info is not None and index < len(positions) else None
         rows.append(
             MoveRow(
                 ply=move.ply,
                 number=number,
                 number_cell=number if counted % 2 == 0 or index == 0 else "",
-                side=move.side.value,
+                side=_SIDES[move.side],
                 text=move.text,
                 book=move.from_opening,
                 elapsed=move.elapsed,
                 clock=move.clock,
-                depth=move.info.depth if move.info is not None else None,
-                score=move.info.score if move.info is not None else None,
-                info=info_text(move, positions[index] if index < len(positions) else None),
+                depth=None if info is None else info.depth,
+                score=None if info is None else info.score,
+                info="" if info is None else info_text(move, before),
                 warnings=tuple(move.warnings),
                 draw_offered=move.draw_offered,
             )
         )
     return rows
+
+
+_SIDES = {side: side.value for side in Side}  # an enum's value is a property: looked up a row
 
 
 def place(game: GameEntry, variant: Variant | None) -> str:
@@ -120,13 +125,17 @@ class GameJob:
     slugs: dict[str, str]
     """The engine page of each of the two players."""
     has_openings: bool
+    played: tuple[int, ...] | None = None
+    """The positions the referee went through, when the publisher was handed them (see `replay`)."""
 
 
-def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict[str, Any], str]:
-    """The page's own template values, and the game's PDN text."""
+def page_context(
+    event: EventInfo, game: GameEntry, pdn_file: str, played: tuple[int, ...] | None = None
+) -> tuple[dict[str, Any], str]:
+    """The page's own template values, and the game's PDN text (`played`: see `GameJob`)."""
     record = game.record
     assert record is not None, "only played games have a page"
-    replayed: Replay = replay(record)
+    replayed: Replay = replay(record, played)
     variant = replayed.variant
     pdn = game_pdn(event, game, record, replayed)
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
@@ -138,8 +147,8 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
             f"{record.white.name} – {record.black.name}",
             replayed.mules[0] if replayed.mules else None,
         )
-    labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.moves)]]
-    data: dict[str, Any] = {"boards": list(replayed.boards), "steps": replayed.steps, "labels": labels}
+    labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.steps)]]
+    data: dict[str, Any] = {"boards": list(replayed.boards), "steps": list(replayed.steps), "labels": labels}
     if replayed.mules:
         data["mules"] = [list(squares) for squares in replayed.mules]
     first = variant.first_to_move if variant is not None else Color.WHITE
@@ -165,7 +174,7 @@ def page_context(event: EventInfo, game: GameEntry, pdn_file: str) -> tuple[dict
 
 def write_game_page(out_dir: Path, job: GameJob) -> str:
     """Write the game's page and PDN file into ``out_dir/games/``; return the PDN text."""
-    context, pdn = page_context(job.event, job.game, f"{job.page}.pdn")
+    context, pdn = page_context(job.event, job.game, f"{job.page}.pdn", job.played)
     directory = templates_dir()
     context |= {
         "root": "../",

@@ -1,8 +1,9 @@
 """The games being played, move by move, for the site's live page.
 
-The runner's side is `LiveWatcher`, a referee `GameObserver` that hands each move on as a few plain
-values (the position as its three bitboards, not as text), so watching costs the engines' timing
-next to nothing. The publisher's side is `LiveGames`: it keeps the running games and writes them to
+The runner's side is `LiveWatcher`, a referee `GameObserver` that keeps its game's latest move, and
+`MessageBatch`, which hands the latest moves of the games on a few times a second as a few plain
+values (the positions as their bitboards, not as text), so watching costs the engines' timing next to
+nothing. The publisher's side is `LiveGames`: it keeps the running games and writes them to
 ``live-data.js`` in the site at most once a second, as a script that sets one global value. A page
 opened from a folder on the disk may not fetch() a file, but it may load a script, so the live page
 reloads that script every second: it works from the disk and from any web server alike.
@@ -23,68 +24,123 @@ from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
-from arbiter.report.replay import board_letters, pv_text
+from arbiter.report.replay import board_letters, played_positions, pv_text
 from arbiter.rules import Color, Position, UnknownVariantError, get_variant
 
 LIVE_DATA = "live-data.js"
 LIVE_GLOBAL = "arbiterLive"
 WRITE_EVERY_SECONDS = 1.0
+PLAYED_KEPT = 1000
 _NUMBERS = re.compile(r"\d+")
 
 Message = tuple[Any, ...]
-"""What the watcher sends: ("start", key, white, black, variant, start bitboards...), ("move", key,
-...), ("end", key, reason). Plain tuples, cheap to pickle."""
+"""What the runner sends: ("start", key, white, black, variant, time control, start bitboards...),
+("move", key, ply, side, text, hub, white's clock, black's clock, depth, score, nodes, pv, bitboards
+before the move..., bitboards after it...), ("end", key, reason), ("played", key, positions) once a game
+is over (every position the referee went through, `played_values` of each one after the other, for
+the game's page: see `arbiter.report.replay`), and ("batch", messages) holding several. Plain tuples,
+cheap to pickle."""
 
 
 class LiveWatcher(GameObserver):
-    """Hands one game's moves to `send` as they are played."""
+    """Keeps one game's latest move as the referee tells it; `batch` hands it on a few times a second.
 
-    def __init__(self, key: str, send: Callable[[Message], None]) -> None:
+    A move costs the process that times the engines a few assignments: the live page shows only each
+    game's latest move, written at most once a second, so the moves in between are never sent."""
+
+    def __init__(self, key: str, batch: MessageBatch) -> None:
         self.key = key
-        self.send = send
+        self.batch = batch
+        self.start: Message | None = None
+        """The game's start, until it is sent."""
+        self.sent_start = False
+        self.move: MoveRecord | None = None
+        """The latest move, until it is sent."""
+        self.position: Position | None = None
+        self.before: Position | None = None
+        self.clocks: dict[str, float | None] = {"white": None, "black": None}
+        self.reason: str | None = None
+        """Why the game ended, once it has."""
+        self.played: list[Position] = []
+        """Every position of the game so far, for its page once it is over."""
 
     def game_started(self, record: GameRecord, position: Position) -> None:
-        self.send(
-            ("start", self.key, record.white.name, record.black.name, record.variant, record.time_control)
-            + _bitboards(position)
-        )
+        self.start = (
+            "start", self.key, record.white.name, record.black.name, record.variant, record.time_control
+        ) + _bitboards(position)
+        self.position = position
+        self.played = [position]
+        self.batch.changed(self)
 
     def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
-        info = move.info
-        self.send(
-            (
-                "move",
-                self.key,
-                move.ply,
-                move.side.value,
-                move.text,
-                move.hub,
-                move.clock,
-                None if info is None else info.depth,
-                None if info is None else info.score,
-                None if info is None else info.nodes,
-                None if info is None else tuple(info.pv),
-            )
-            + _bitboards(position)
-        )
+        self.move = move
+        self.before, self.position = self.position, position
+        self.clocks[move.side.value] = move.clock
+        self.played.append(position)
+        self.batch.changed(self)
 
     def game_ended(self, record: GameRecord, position: Position) -> None:
-        self.send(("end", self.key, record.outcome.reason if record.outcome else ""))
+        self.reason = record.outcome.reason if record.outcome else ""
+        # At once: the runner stores the game next and tells the publisher, which should have the
+        # positions by then.
+        self.batch.changed(self, now=True)
+
+    def messages(self) -> list[Message]:
+        """What changed since the last call: once the game is over, its positions (for its page); the
+        start (unless the game already ended), the latest move, the end (for the live page)."""
+        out: list[Message] = []
+        if self.reason is not None and self.played:
+            out.append(("played", self.key, played_positions(self.played)))
+            self.played = []
+        if not self.sent_start:
+            if self.reason is not None or self.start is None:
+                return out  # over before it was shown: nothing to show
+            out.append(self.start)
+            self.sent_start, self.start = True, None
+        move, position, before = self.move, self.position, self.before
+        if move is not None and position is not None and before is not None:
+            info = move.info
+            out.append(
+                (
+                    "move",
+                    self.key,
+                    move.ply,
+                    move.side.value,
+                    move.text,
+                    move.hub,
+                    self.clocks["white"],
+                    self.clocks["black"],
+                    None if info is None else info.depth,
+                    None if info is None else info.score,
+                    None if info is None else info.nodes,
+                    None if info is None else tuple(info.pv),
+                )
+                + _bitboards(before)
+                + _bitboards(position)
+            )
+            self.move = None
+        if self.reason is not None:
+            out.append(("end", self.key, self.reason))
+        return out
 
 
 class MessageBatch:
-    """Collects the watchers' messages and hands them on together, `delay` seconds after the first
-    of a batch: one hand-over for the moves of a fraction of a second, not one per move. Used on the
-    event loop that plays the games (outside one, every message is handed on at once)."""
+    """Hands on the latest state of the games whose watchers changed, together, `delay` seconds after
+    the first change of a batch: one hand-over for the moves of a fraction of a second, not one per
+    move. Used on the event loop that plays the games (outside one, each change is handed on at once)."""
 
     def __init__(self, send: Callable[[Message], None], delay: float = 0.25) -> None:
         self.send = send
         self.delay = delay
-        self.pending: list[Message] = []
+        self.pending: dict[LiveWatcher, None] = {}
+        """The watchers that changed, in the order they first did."""
         self.timer: asyncio.TimerHandle | None = None
 
-    def add(self, message: Message) -> None:
-        self.pending.append(message)
+    def changed(self, watcher: LiveWatcher, *, now: bool = False) -> None:
+        self.pending[watcher] = None
+        if now:
+            self.flush()
+            return
         if self.timer is not None:
             return
         try:
@@ -99,8 +155,10 @@ class MessageBatch:
             self.timer.cancel()
             self.timer = None
         if self.pending:
-            batch, self.pending = self.pending, []
-            self.send(("batch", tuple(batch)))
+            watchers, self.pending = self.pending, {}
+            batch = tuple(message for watcher in watchers for message in watcher.messages())
+            if batch:
+                self.send(("batch", batch))
 
 
 def _bitboards(position: Position) -> tuple[int, int, int, int, str]:
@@ -131,6 +189,9 @@ class LiveGames:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.games: dict[str, _Game] = {}
+        self.played: dict[str, tuple[int, ...]] = {}
+        """The positions of the games that ended, by key, until their pages take them (the oldest go
+        beyond `PLAYED_KEPT`)."""
         self.dirty = True
         self.written_at = -float("inf")
 
@@ -140,15 +201,20 @@ class LiveGames:
             for each in key:
                 self.apply(each)
             return
+        if kind == "played":
+            self.played[key] = message[2]
+            if len(self.played) > PLAYED_KEPT:
+                del self.played[next(iter(self.played))]
+            return
         if kind == "start":
             _, _, white, black, variant, time_control, *board = message
             self.games[key] = _Game(key, white, black, variant, time_control, _board(board))
         elif kind == "move" and key in self.games:
             game = self.games[key]
-            _, _, ply, side, text, hub, clock, depth, score, nodes, pv, *board = message
-            game.before, game.position = game.position, _board(board)
+            _, _, ply, side, text, hub, white_clock, black_clock, depth, score, nodes, pv, *boards = message
+            game.before, game.position = _board(boards[:5]), _board(boards[5:])
             game.ply, game.side, game.last, game.hub = ply, side, text, hub
-            game.clocks[side] = clock
+            game.clocks = {"white": white_clock, "black": black_clock}
             game.info = (depth, score, nodes, pv)
         elif kind == "end":
             self.games.pop(key, None)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
@@ -18,7 +19,7 @@ from arbiter.notation.controls import visible_controls
 from arbiter.report.formatting import score, seconds
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen one costs a call a field to make, a page makes a hundred
 class MoveRow:
     ply: int
     number: str
@@ -42,7 +43,9 @@ _BOOK = ' <span class="tag" title="from the opening">book</span>'
 _DRAW = ' <span class="tag" title="draw offered">=?</span>'
 
 
+@lru_cache(maxsize=8192)
 def _shown(text: str) -> str:
+    # Kept: the moves, their numbers and an empty info repeat on every page.
     return str(escape(visible_controls(text)))
 
 

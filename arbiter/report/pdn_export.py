@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arbiter.notation.pdn_writer import format_game
-from arbiter.publishing.pdn_export import pdn_result, record_pdn_game
+from arbiter.notation.pdn_model import PdnGame
+from arbiter.notation.pdn_writer import WrittenMove, format_game, format_written_game
+from arbiter.publishing.pdn_export import (
+    engine_comment,
+    pdn_result,
+    record_pdn_game,
+    record_tags,
+    time_call_comments,
+)
 from arbiter.referee.record import GameRecord
 from arbiter.report.inputs import EventInfo, GameEntry
 from arbiter.report.replay import Replay
@@ -25,6 +32,20 @@ def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Repl
     if game.round is not None:
         tags.setdefault("Round", str(game.round))
     defaults = {"Opening": game.opening.name} if game.opening is not None and game.opening.name else {}
+    if replay.written:
+        # The referee's own positions and texts: the same PDN, no move's notation worked out again.
+        result = pdn_result(record)
+        header = PdnGame(
+            tags=record_tags(record, result, tags, defaults),
+            variant_id=record.variant,
+            start_fen=record.start_fen,
+            result=result,
+        )
+        moves = [
+            WrittenMove(move.text, move.clock, engine_comment(move) + time_call_comments(move))
+            for move in record.moves
+        ]
+        return format_written_game(header, moves, replay.positions)
     pdn_game = record_pdn_game(record, moves=replay.moves, tags=tags, defaults=defaults)
     return format_game(pdn_game, replay.positions)
 

@@ -7,9 +7,9 @@
     ...
     publisher.close()                                # the last refresh, then the child ends
 
-The process that times the engines only puts small messages on a queue (the moves of a quarter of a
-second together; multiprocessing's queue hands them to the pipe from a thread of its own); the child,
-started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
+The process that times the engines only puts small messages on a queue (each running game's latest
+move, a few times a second; multiprocessing's queue hands them to the pipe from a thread of its own);
+the child, started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
 when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
 last refresh spent on the event-wide pages, but at least every ten seconds (games that end meanwhile
 are published together), and the live page's data at most once a second.
@@ -69,7 +69,7 @@ class Publisher:
 
     def watch(self, game: PlannedGame) -> LiveWatcher:
         """An observer for `game`'s referee that shows its moves on the live page."""
-        return LiveWatcher(str(game.key), self._batch.add)
+        return LiveWatcher(str(game.key), self._batch)
 
     def close(self) -> int | None:
         """Ask for a last refresh, wait for the child to end and return its exit code."""
@@ -101,6 +101,7 @@ def publish(
         os.nice(NICENESS)
     site = StoreSite(database, out, tournament_id, keep_open=True)
     live = LiveGames(out)
+    site.played = live.played  # a game's page is made from the positions its referee went through
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
     gap = refresh_every

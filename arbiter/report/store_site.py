@@ -3,7 +3,7 @@
     site = StoreSite(Path("event.sqlite"), Path("site"))
     site.refresh()          # the first time: every page; then: what the games stored since changed
 
-Every write of a game raises the tournament's revision in the store (`TournamentStore.games_since`).
+Every write of a game raises the tournament's revision in the store (`RunStore.games_since`).
 The site keeps the revision it has published in its manifest (``.arbiter-site.json``), so a refresh
 reads the games stored since then, and only those with their moves: it writes their pages, appends
 them to the event's PDN, rewrites the pages of the games list that hold them, and renders the
@@ -43,7 +43,7 @@ from arbiter.report.replay import replay
 from arbiter.report.site import MANIFEST, SiteBuild
 from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
-from arbiter.store import GameLine, StoredGame, TournamentStore
+from arbiter.store import GameLine, RunStore, StoredGame
 from arbiter.tournament.piece_scoring import winner_pieces
 
 
@@ -89,7 +89,7 @@ class _GamesList(Sequence[Line]):
     lacks are held, so that the publisher's memory does not grow with the games' lines."""
 
     def __init__(
-        self, planned: Sequence[Line], extras: Sequence[str], store: TournamentStore, tournament: int
+        self, planned: Sequence[Line], extras: Sequence[str], store: RunStore, tournament: int
     ) -> None:
         self.planned = planned
         self.extras = extras
@@ -148,7 +148,7 @@ class StoreSite:
     ) -> None:
         self.read_only = read_only
         self.keep_open = keep_open
-        self._store: TournamentStore | None = None
+        self._store: RunStore | None = None
         self.per_page = games_per_page
         self.database = database
         self.out = out
@@ -171,6 +171,9 @@ class StoreSite:
         """The key of the game stored last before those."""
         self._revision = 0
         self._top_id = 0
+        self.played: dict[str, tuple[int, ...]] = {}
+        """The positions the referee went through in games of this run, by key, as the publisher of a
+        running event is handed them: a game's page is made from them (taken when it is written)."""
         self.pages_seconds = 0.0
         """Seconds the last refresh spent on the pages and PDN of the games it wrote (the rest went to
         the event-wide pages, which every refresh writes again)."""
@@ -236,14 +239,14 @@ class StoreSite:
             self._store = None
 
     @contextmanager
-    def _opened(self, *, check: bool) -> Iterator[TournamentStore]:
+    def _opened(self, *, check: bool) -> Iterator[RunStore]:
         """The database, checked for damage when `check` (the first refresh); the refreshes after each
         game only read what changed. Kept open with `keep_open`, so that a refresh does not pay again
         for opening the file and for turning the store's queries into SQL."""
         if self._store is not None:
             yield self._store
             return
-        store = TournamentStore.open(self.database, create=False, read_only=self.read_only, check=check)
+        store = RunStore.open(self.database, create=False, read_only=self.read_only, check=check)
         try:
             yield store
         finally:
@@ -269,7 +272,7 @@ class StoreSite:
             tallies.add(line)
         return tallies
 
-    def _update(self, store: TournamentStore) -> None:
+    def _update(self, store: RunStore) -> None:
         """The tournament's state and its engines' identities, which change while it runs (its
         schedule does not: it is planned once)."""
         schedule = self._schedule
@@ -281,7 +284,7 @@ class StoreSite:
         self._schedule = replace(schedule, info=info, event=event, identities=identities)
         self._tallies.event = event
 
-    def _read_changes(self, store: TournamentStore, tournament: int, published: int | None) -> None:
+    def _read_changes(self, store: RunStore, tournament: int, published: int | None) -> None:
         """Count the games stored since the last read, a batch of lines at a time; note those stored
         after revision `published` (of the site on the disk) for the refresh."""
         # Games read by a refresh that failed before the site was saved are still fresh.
@@ -326,7 +329,7 @@ class StoreSite:
         if recount:
             self._recount(store, tournament)
 
-    def _pieces_of(self, store: TournamentStore, tournament: int, stored: GameLine) -> int:
+    def _pieces_of(self, store: RunStore, tournament: int, stored: GameLine) -> int:
         """The winner's pieces left in a finished game, when the event scores by pieces (replayed
         from the moves, which a line does not hold); 0 otherwise."""
         assert self._schedule is not None
@@ -335,7 +338,7 @@ class StoreSite:
         games = store.games(tournament, finished_only=True, keys=[stored.key])
         return winner_pieces(games[0].record) if games else 0
 
-    def _recount(self, store: TournamentStore, tournament: int) -> None:
+    def _recount(self, store: RunStore, tournament: int) -> None:
         """Count every game again, from the plan and the stored games' lines."""
         assert self._schedule is not None
         tallies = self._planned_tallies(self._schedule.event)
@@ -365,7 +368,7 @@ class StoreSite:
         )
         return PageWriter(self.out, summary, slugs, has_openings, self.per_page)
 
-    def _full(self, store: TournamentStore, tournament: int) -> SiteBuild:
+    def _full(self, store: RunStore, tournament: int) -> SiteBuild:
         self.out.mkdir(parents=True, exist_ok=True)
         writer = self._writer()
         writer.static()
@@ -376,7 +379,7 @@ class StoreSite:
         writer.event_pages()
         return SiteBuild(self.out, written, 0, len(writer.written) + 2 * written)
 
-    def _incremental(self, store: TournamentStore, tournament: int, published: _Published) -> SiteBuild:
+    def _incremental(self, store: RunStore, tournament: int, published: _Published) -> SiteBuild:
         writer = self._writer()
         fresh = self._fresh
         # A game published before and written again: its old text is in the event's PDN, so the whole
@@ -396,7 +399,7 @@ class StoreSite:
         return SiteBuild(self.out, written, self._played - written, len(writer.written) + 2 * written)
 
     def _games_since(
-        self, store: TournamentStore, tournament: int, revision: int = 0
+        self, store: RunStore, tournament: int, revision: int = 0
     ) -> Iterator[StoredGame]:
         """The games stored after `revision` up to the revision this refresh read: a game the runner
         stores while the pages are being written is left to the next refresh, which would otherwise
@@ -452,7 +455,7 @@ class StoreSite:
     ) -> Iterator[GameJob]:
         """The pages of `games` (in the order they were stored), each linked to the game before."""
         for game in games:
-            yield self._job(writer, game, previous)
+            yield self._job(writer, game, previous, self.played.pop(str(game.key), None))
             previous = str(game.key)
 
     def _pdn(self, writer: PageWriter, stored: StoredGame) -> str:
@@ -461,7 +464,13 @@ class StoreSite:
         assert record is not None
         return game_pdn(writer.event, job.game, record, replay(record))
 
-    def _job(self, writer: PageWriter, stored: StoredGame, previous: str | None) -> GameJob:
+    def _job(
+        self,
+        writer: PageWriter,
+        stored: StoredGame,
+        previous: str | None,
+        played: tuple[int, ...] | None = None,
+    ) -> GameJob:
         key = str(stored.key)
         place = self._plan_index.get(key)
         record = stored.record
@@ -494,4 +503,5 @@ class StoreSite:
             following=None,
             slugs={name: writer.slugs[name] for name in (record.white.name, record.black.name)},
             has_openings=writer.has_openings,
+            played=played,
         )

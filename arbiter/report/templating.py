@@ -45,6 +45,9 @@ def environment(directory: Path) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Loaded once per process: a publisher renders a page per game, and checking the files for
+        # changes before each one is a few system calls a page.
+        auto_reload=False,
     )
     env.filters.update(
         points=formatting.points,

@@ -24,12 +24,14 @@ from arbiter.store.records import GameKey, ScheduledGame
 if TYPE_CHECKING:
     # Only named in annotations: a running match writes and reads rows without the ORM, as plain rows
     # that name the same columns (`arbiter.store.run_store`).
-    from sqlalchemy import Row
+    from arbiter.store.tables import GameRow
 
-    from arbiter.store.tables import GameRow, MoveRow
-
-    # A move's row: the ORM's, or a plain SQL row that names the same columns.
-    MoveColumns = MoveRow | Row[Any]
+MOVE_COLUMNS = (
+    "ply", "side", "text", "hub", "from_opening", "elapsed", "clock", "warnings", "draw_offered",
+    "has_info", "depth", "score", "nodes", "info_time", "nps", "pv", "info_extra",
+)  # fmt: skip
+MoveValues = tuple[Any, ...]
+"""A move's row: the values of `MOVE_COLUMNS`, in that order."""
 
 
 def dump_json(value: Any) -> str | None:
@@ -132,7 +134,7 @@ def game_key_of(row: GameRow) -> GameKey:
     return GameKey(round=row.round, board=row.board, game=row.game_number)
 
 
-def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
+def record_from_rows(game: GameRow, moves: Sequence[MoveValues]) -> GameRecord:
     """The game record stored in `game` and its `moves` (in ply order). Raises
     StoredGameUnreadableError, naming the game and the ply, for a value that cannot be read back."""
     label = f"{game_key_of(game)} (id {game.id})"
@@ -141,7 +143,7 @@ def record_from_rows(game: GameRow, moves: Sequence[MoveColumns]) -> GameRecord:
         try:
             records.append(_move_record(move))
         except ValueError as error:  # pydantic's validation errors and JSON's decoding errors
-            raise StoredGameUnreadableError(f"{label}, ply {move.ply}", _first_line(error)) from None
+            raise StoredGameUnreadableError(f"{label}, ply {move[0]}", _first_line(error)) from None
     try:
         return _game_record(game, records)
     except ValueError as error:
@@ -183,27 +185,29 @@ def _game_record(game: GameRow, moves: list[MoveRecord]) -> GameRecord:
     )
 
 
-def _move_record(row: MoveColumns) -> MoveRecord:
+def _move_record(row: MoveValues) -> MoveRecord:
+    (ply, side, text, hub, from_opening, elapsed, clock, warnings, draw_offered, has_info) = row[:10]
     info = None
-    if row.has_info:
+    if has_info:
+        depth, score, nodes, info_time, nps, pv, info_extra = row[10:]
         info = EngineInfo(
-            depth=row.depth,
-            score=row.score,
-            nodes=row.nodes,
-            time=row.info_time,
-            nps=row.nps,
-            pv=load_list(row.pv),
-            extra=load_dict(row.info_extra),
+            depth=depth,
+            score=score,
+            nodes=nodes,
+            time=info_time,
+            nps=nps,
+            pv=load_list(pv),
+            extra=load_dict(info_extra),
         )
     return MoveRecord(
-        ply=row.ply,
-        side=row.side,  # pydantic turns the text into a Side faster than Side() does
-        text=row.text,
-        hub=row.hub,
-        from_opening=row.from_opening,
-        elapsed=row.elapsed,
-        clock=row.clock,
-        warnings=load_list(row.warnings),
-        draw_offered=row.draw_offered,
+        ply=ply,
+        side=side,  # pydantic turns the text into a Side faster than Side() does
+        text=text,
+        hub=hub,
+        from_opening=from_opening,
+        elapsed=elapsed,
+        clock=clock,
+        warnings=load_list(warnings),
+        draw_offered=draw_offered,
         info=info,
     )

@@ -25,13 +25,16 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
-from arbiter.engines.params import EngineIdentity
+from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store.codec import (
+    MOVE_COLUMNS,
+    MoveValues,
     dump_json,
     game_columns,
     game_key_of,
     load_dict,
+    load_list,
     move_columns,
     record_from_rows,
 )
@@ -45,8 +48,10 @@ from arbiter.store.errors import (
 from arbiter.store.events import Event, EventKind, now
 from arbiter.store.fast_write import event_row, insert_new_game, insert_row, insert_rows
 from arbiter.store.models import (
+    GameLine,
     PlayerEntry,
     ResultCounts,
+    StoredEngine,
     StoredGame,
     TournamentInfo,
     TournamentStatus,
@@ -282,6 +287,15 @@ class RunStore:
                 self._check_tournament(connection, tournament_id)
                 raise StoreError(f"{self.path}: tournament {tournament_id} has no player {name!r}")
 
+    def engines(self, tournament_id: int) -> list[StoredEngine]:
+        """The players of a tournament in seat order."""
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            rows = connection.execute(
+                "SELECT * FROM engine WHERE tournament_id = ? ORDER BY seat", (tournament_id,)
+            ).fetchall()
+        return [_stored_engine(row) for row in rows]
+
     # --- games --------------------------------------------------------------------------------------
 
     def record_game(
@@ -395,6 +409,42 @@ class RunStore:
                 return
             last = found[-1].revision
 
+    def game_lines(self, tournament_id: int, since_revision: int = 0, *, limit: int = -1) -> list[GameLine]:
+        """The games written after `since_revision` (all of them by default; the first `limit` when
+        it is not negative), without their moves, in the order they were written. An event can hold
+        100,000 games."""
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            rows = connection.execute(
+                _LINE_QUERY + " LIMIT ?", (tournament_id, since_revision, limit)
+            ).fetchall()
+        return [_game_line(row) for row in rows]
+
+    def stream_game_lines(
+        self, tournament_id: int, since_revision: int = 0, *, batch: int = 2000
+    ) -> Iterator[GameLine]:
+        """`game_lines`, read `batch` games at a time: a reader of a whole event holds one batch."""
+        last = since_revision
+        while True:
+            found = self.game_lines(tournament_id, last, limit=batch)
+            yield from found
+            if len(found) < batch:
+                return
+            last = found[-1].revision
+
+    def game_lines_of(self, tournament_id: int, keys: Sequence[str]) -> dict[str, GameLine]:
+        """The stored games among `keys` (game keys as text), without their moves, by key."""
+        found: dict[str, GameLine] = {}
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            for start in range(0, len(keys), _SLICE):
+                chunk = list(keys[start : start + _SLICE])
+                query = _LINE_KEYS_QUERY.format(marks=", ".join("?" * len(chunk)))
+                for row in connection.execute(query, (tournament_id, *chunk)).fetchall():
+                    line = _game_line(row)
+                    found[str(line.key)] = line
+        return found
+
     def game(self, tournament_id: int, key: GameKey) -> StoredGame | None:
         """The game stored under `key`, or None."""
         found = self.games(tournament_id, keys=[key])
@@ -506,22 +556,25 @@ def _named_row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> Any:
 
 
 _MOVES_QUERY = (
-    "SELECT game_id, ply, side, text, hub, from_opening, elapsed, clock, warnings, draw_offered, "
-    "has_info, depth, score, nodes, info_time, nps, pv, info_extra "
-    "FROM move WHERE game_id IN ({marks}) ORDER BY game_id, ply"
+    f"SELECT game_id, {', '.join(MOVE_COLUMNS)} FROM move "
+    "WHERE game_id IN ({marks}) ORDER BY game_id, ply"
 )
 
 
-def _moves_of(connection: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[Any]]:
-    moves: dict[int, list[Any]] = {}
+def _moves_of(connection: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[MoveValues]]:
+    """Each game's move rows, as plain tuples (`MOVE_COLUMNS`): a game page reads every move of every
+    game, and a named row a move cost a fifth of reading them."""
+    moves: dict[int, list[MoveValues]] = {}
+    cursor = connection.cursor()
+    cursor.row_factory = None
     for start in range(0, len(game_ids), _SLICE):
         chunk = game_ids[start : start + _SLICE]
-        for row in connection.execute(_MOVES_QUERY.format(marks=", ".join("?" * len(chunk))), chunk):
-            moves.setdefault(row.game_id, []).append(row)
+        for row in cursor.execute(_MOVES_QUERY.format(marks=", ".join("?" * len(chunk))), chunk):
+            moves.setdefault(row[0], []).append(row[1:])
     return moves
 
 
-def _stored_game(row: Any, moves: list[Any]) -> StoredGame:
+def _stored_game(row: Any, moves: list[MoveValues]) -> StoredGame:
     return StoredGame(
         id=row.id,
         key=game_key_of(row),
@@ -592,3 +645,71 @@ def _check_players(path: Path, name: str, players: Sequence[PlayerEntry]) -> Non
         if player.name in seen:
             raise StoreError(f"{path}: tournament {name!r}: player {player.name!r} is listed twice")
         seen.add(player.name)
+
+
+def _stored_engine(row: Any) -> StoredEngine:
+    identity = None
+    if row.identified_at is not None:
+        params = [_param_decl(data) for data in load_list(row.params)]
+        identity = EngineIdentity(
+            name=row.id_name or "",
+            version=row.id_version or "",
+            author=row.id_author or "",
+            country=row.id_country or "",
+            extra=load_dict(row.id_extra),
+            params={param.name: param for param in params},
+        )
+    return StoredEngine(
+        seat=row.seat,
+        name=row.name,
+        engine_id=row.engine_id,
+        identity=identity,
+        identified_at=None if row.identified_at is None else datetime.fromisoformat(row.identified_at),
+    )
+
+
+def _param_decl(data: dict[str, Any]) -> ParamDecl:
+    return ParamDecl(
+        name=data["name"],
+        type=data["type"],
+        default=data["default"],
+        min=data["min"],
+        max=data["max"],
+        values=tuple(data["values"]),
+    )
+
+
+_LINE_QUERY = (
+    "SELECT id, round, board, game_number, revision, cycle, pair_index, white, black, variant, winner, "
+    "termination, reason, plies, started_at, ended_at, opening_id, opening, white_timed, black_timed, "
+    "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
+    "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
+)
+_LINE_KEYS_QUERY = _LINE_QUERY.split(" WHERE ")[0] + " WHERE tournament_id = ? AND game_key IN ({marks})"
+
+
+def _game_line(row: Any) -> GameLine:
+    (id_, round_, board, number, revision, cycle, pair_index, white, black, variant, winner) = row[:11]
+    (termination, reason, plies, started_at, ended_at, opening_id, opening) = row[11:18]
+    return GameLine(
+        id=id_,
+        key=GameKey(round=round_, board=board, game=number),
+        revision=revision,
+        cycle=cycle,
+        pair_index=pair_index,
+        white=white,
+        black=black,
+        variant=variant,
+        winner=Winner(winner),
+        termination=termination,
+        reason=reason or "",
+        plies=plies,
+        started_at=datetime.fromisoformat(started_at),
+        ended_at=None if ended_at is None else datetime.fromisoformat(ended_at),
+        opening_id=opening_id,
+        opening=opening,
+        timed=(row[18], row[19]),
+        seconds=(row[20], row[21]),
+        depths=(row[22], row[23]),
+        depth_sum=(row[24], row[25]),
+    )

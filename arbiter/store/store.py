@@ -10,8 +10,9 @@ The runner's side of it is `RunStore` (`arbiter.store.run_store`, sqlite3 alone)
         store.record_game(tid, planned, record, events)   # one transaction per game
         store.set_status(tid, TournamentStatus.FINISHED)
 
-`TournamentStore` is the same with the ORM's reads and writes added (whole events read in batches,
-imports, the engines' identities, the events): what the reporting and PDN commands use.
+`RunStore` also reads what a site needs (the players, each game's line, the games with their moves), so
+that the publisher of a running event never loads the ORM. `TournamentStore` is the same with the
+ORM's reads and writes added (imports, the events): what the other reporting and PDN commands use.
 
 A game is stored under its planned game's key, at most once per tournament. A game recorded without
 a result (abandoned when the run was stopped) does not count as finished; recording the same key again
@@ -31,19 +32,15 @@ from sqlalchemy import select as sql_select
 from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
-from arbiter.engines.params import EngineIdentity, ParamDecl
-from arbiter.referee.record import GameRecord, Winner
+from arbiter.referee.record import GameRecord
 from arbiter.store.codec import (
     game_columns,
-    load_dict,
-    load_list,
     move_columns,
 )
 from arbiter.store.database import Connector
 from arbiter.store.errors import GameAlreadyRecordedError, StoreError, UnknownTournamentError
 from arbiter.store.events import Event, EventKind, StoredEvent, now
 from arbiter.store.fast_write import event_row
-from arbiter.store.models import GameLine, StoredEngine
 from arbiter.store.orm import orm_engines
 from arbiter.store.records import GameKey, ScheduledGame
 from arbiter.store.run_store import RunStore, check_fits
@@ -79,19 +76,6 @@ class TournamentStore(RunStore):
             # without the statement and its hundreds of parameters.
             reason = exc.orig if isinstance(exc, DBAPIError) else exc
             raise StoreError(f"{self.path}: {what} not stored: {reason}") from exc
-
-    # --- engines ------------------------------------------------------------------------------------
-
-    def engines(self, tournament_id: int) -> list[StoredEngine]:
-        """The players of a tournament in seat order."""
-        with Session(self._reader) as session:
-            self._tournament_row(session, tournament_id)
-            rows = session.exec(
-                select(EngineRow)
-                .where(EngineRow.tournament_id == tournament_id)
-                .order_by(col(EngineRow.seat))
-            ).all()
-            return [_stored_engine(row) for row in rows]
 
     # --- games --------------------------------------------------------------------------------------
 
@@ -191,45 +175,6 @@ class TournamentStore(RunStore):
             self._tournament_row(session, tournament_id)
             return self._next_revision(session, tournament_id) - 1
 
-    def game_lines(self, tournament_id: int, since_revision: int = 0, *, limit: int = -1) -> list[GameLine]:
-        """The games written after `since_revision` (all of them by default; the first `limit` when
-        it is not negative), without their moves, in the order they were written. Read with plain SQL:
-        an event can hold 100,000 games."""
-        with self._reader.connect() as connection:
-            with Session(self._reader) as session:
-                self._tournament_row(session, tournament_id)
-            rows = connection.exec_driver_sql(
-                _LINE_QUERY + " LIMIT ?", (tournament_id, since_revision, limit)
-            ).fetchall()
-        return [_game_line(row) for row in rows]
-
-    def stream_game_lines(
-        self, tournament_id: int, since_revision: int = 0, *, batch: int = 2000
-    ) -> Iterator[GameLine]:
-        """`game_lines`, read `batch` games at a time: a reader of a whole event holds one batch."""
-        last = since_revision
-        while True:
-            found = self.game_lines(tournament_id, last, limit=batch)
-            yield from found
-            if len(found) < batch:
-                return
-            last = found[-1].revision
-
-    def game_lines_of(self, tournament_id: int, keys: Sequence[str]) -> dict[str, GameLine]:
-        """The stored games among `keys` (game keys as text), without their moves, by key."""
-        found: dict[str, GameLine] = {}
-        with self._reader.connect() as connection:
-            with Session(self._reader) as session:
-                self._tournament_row(session, tournament_id)
-            # In slices, to stay below SQLite's limit on bound parameters.
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start : start + 500])
-                query = _LINE_KEYS_QUERY.format(marks=", ".join("?" * len(chunk)))
-                for row in connection.exec_driver_sql(query, (tournament_id, *chunk)).fetchall():
-                    line = _game_line(row)
-                    found[str(line.key)] = line
-        return found
-
     # --- events -------------------------------------------------------------------------------------
 
     def events(self, tournament_id: int, game_key: GameKey | None = None) -> list[StoredEvent]:
@@ -289,71 +234,3 @@ def _insert_new_games(
     if moves:
         connection.execute(_MOVE_INSERT, moves)
     return ids
-
-
-def _stored_engine(row: EngineRow) -> StoredEngine:
-    identity = None
-    if row.identified_at is not None:
-        params = [_param_decl(data) for data in load_list(row.params)]
-        identity = EngineIdentity(
-            name=row.id_name or "",
-            version=row.id_version or "",
-            author=row.id_author or "",
-            country=row.id_country or "",
-            extra=load_dict(row.id_extra),
-            params={param.name: param for param in params},
-        )
-    return StoredEngine(
-        seat=row.seat,
-        name=row.name,
-        engine_id=row.engine_id,
-        identity=identity,
-        identified_at=None if row.identified_at is None else datetime.fromisoformat(row.identified_at),
-    )
-
-
-def _param_decl(data: dict[str, Any]) -> ParamDecl:
-    return ParamDecl(
-        name=data["name"],
-        type=data["type"],
-        default=data["default"],
-        min=data["min"],
-        max=data["max"],
-        values=tuple(data["values"]),
-    )
-
-
-_LINE_QUERY = (
-    "SELECT id, round, board, game_number, revision, cycle, pair_index, white, black, variant, winner, "
-    "termination, reason, plies, started_at, ended_at, opening_id, opening, white_timed, black_timed, "
-    "white_seconds, black_seconds, white_depths, black_depths, white_depth_sum, black_depth_sum "
-    "FROM game WHERE tournament_id = ? AND revision > ? ORDER BY revision"
-)
-_LINE_KEYS_QUERY = _LINE_QUERY.split(" WHERE ")[0] + " WHERE tournament_id = ? AND game_key IN ({marks})"
-
-
-def _game_line(row: Any) -> GameLine:
-    (id_, round_, board, number, revision, cycle, pair_index, white, black, variant, winner) = row[:11]
-    (termination, reason, plies, started_at, ended_at, opening_id, opening) = row[11:18]
-    return GameLine(
-        id=id_,
-        key=GameKey(round=round_, board=board, game=number),
-        revision=revision,
-        cycle=cycle,
-        pair_index=pair_index,
-        white=white,
-        black=black,
-        variant=variant,
-        winner=Winner(winner),
-        termination=termination,
-        reason=reason or "",
-        plies=plies,
-        started_at=datetime.fromisoformat(started_at),
-        ended_at=None if ended_at is None else datetime.fromisoformat(ended_at),
-        opening_id=opening_id,
-        opening=opening,
-        timed=(row[18], row[19]),
-        seconds=(row[20], row[21]),
-        depths=(row[22], row[23]),
-        depth_sum=(row[24], row[25]),
-    )

@@ -14,7 +14,7 @@ from store_samples import game_for, new_tournament, played_game
 from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import Winner
 from arbiter.store import Event, EventKind, RunStore, TournamentStore
-from arbiter.store.codec import game_key_of, record_from_rows
+from arbiter.store.codec import MOVE_COLUMNS, game_key_of, record_from_rows
 from arbiter.store.schema import DDL
 from arbiter.store.tables import GameRow, MoveRow, StoreModel, metadata_ddl
 from arbiter.tournament.schedule import PlannedGame, TournamentFormat, plan_games
@@ -127,9 +127,12 @@ def test_the_games_since_a_revision_read_with_plain_sql_equal_the_records_of_the
                 game_key_of(row),
                 record_from_rows(
                     row,
-                    session.exec(
-                        select(MoveRow).where(MoveRow.game_id == row.id).order_by(col(MoveRow.ply))
-                    ).all(),
+                    [
+                        tuple(getattr(move, column) for column in MOVE_COLUMNS)
+                        for move in session.exec(
+                            select(MoveRow).where(MoveRow.game_id == row.id).order_by(col(MoveRow.ply))
+                        ).all()
+                    ],
                 ),
             )
             for row in rows
