@@ -188,9 +188,17 @@ class Position:
         t = tables(variant)
         if zobrist is None:
             zobrist = _zobrist(t, white, black, kings, turn, mules)
-        values = (variant, white, black, kings, mules, turn, zobrist, t, None, -1, None, None, None, None)
-        for name, value in zip(Position.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
+        if type(self) is not Position:  # a subclass's own slots: set one at a time
+            values = (variant, white, black, kings, mules, turn, zobrist, t, None, -1, None, None, None, None)
+            for name, value in zip(Position.__slots__, values, strict=True):
+                object.__setattr__(self, name, value)
+            return
+        # Filled in as ``_position`` fills a new one (a game page builds one for every ply it shows).
+        object.__setattr__(self, "__class__", _Building)
+        self.variant, self.white, self.black, self.kings, self.mules = variant, white, black, kings, mules
+        self.turn, self.zobrist, self._tables, self._hub = turn, zobrist, t, None
+        self._split, self._count, self._raws, self._moves, self._found = None, -1, None, None, None
+        object.__setattr__(self, "__class__", Position)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
