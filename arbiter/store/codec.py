@@ -141,7 +141,7 @@ def record_from_rows(game: GameRow, moves: Sequence[MoveValues]) -> GameRecord:
     records = []
     for move in moves:
         try:
-            records.append(_move_record(move))
+            records.append(move_from_row(move))
         except ValueError as error:  # pydantic's validation errors and JSON's decoding errors
             raise StoredGameUnreadableError(f"{label}, ply {move[0]}", _first_line(error)) from None
     try:
@@ -185,8 +185,34 @@ def _game_record(game: GameRow, moves: list[MoveRecord]) -> GameRecord:
     )
 
 
-def _move_record(row: MoveValues) -> MoveRecord:
+_SIDES = {side.value: side for side in Side}
+_FLAGS = {0: False, 1: True}
+
+
+def move_from_row(row: MoveValues) -> MoveRecord:
+    """The move stored in a row of `MOVE_COLUMNS`. Raises ValueError for a value arbiter never writes."""
     (ply, side, text, hub, from_opening, elapsed, clock, warnings, draw_offered, has_info) = row[:10]
+    # A move without engine info, stored as arbiter writes it, is made without validating it again: a
+    # game page reads every move of every game. Any other value goes through validation, which refuses
+    # what arbiter never writes (an edited file).
+    if (
+        not has_info
+        and type(ply) is int
+        and ply >= 1
+        and side in _SIDES
+        and type(text) is str
+        and type(hub) is str
+        and type(from_opening) is int
+        and from_opening in _FLAGS
+        and type(draw_offered) is int
+        and draw_offered in _FLAGS
+        and warnings == "[]"
+        and (elapsed is None or (type(elapsed) is float and elapsed >= 0))
+        and (clock is None or type(clock) is float)
+    ):
+        return MoveRecord.trusted(
+            ply, _SIDES[side], text, hub, _FLAGS[from_opening], elapsed, clock, [], _FLAGS[draw_offered], None
+        )
     info = None
     if has_info:
         depth, score, nodes, info_time, nps, pv, info_extra = row[10:]
