@@ -13,13 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
-from cluster_runs import BUNDLED_ENGINES, engines_under, still_running
+from cluster_runs import engines_under, still_running
 
 from arbiter.distributed.coordinator import engine_orders
 from arbiter.distributed.host_engines import OVERRIDES_VARIABLE, HostEngineError, host_config, read_overrides
 from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn, WorkerName
 from arbiter.distributed.worker import EngineHost, play_game_task
-from arbiter.engines import EngineConfig, Timeouts
+from arbiter.engines import EngineClient, EngineConfig, Timeouts
 from arbiter.referee.record import Winner
 from arbiter.tournament.config import TournamentConfig, bundled_command, load_tournament
 from arbiter.tournament.plan import plan_tournament
@@ -164,16 +164,25 @@ def test_a_game_dropped_while_its_engines_are_ending_still_ends_them_all(tmp_pat
         )
     )
     order = first_order(tmp_path).model_copy(update={"white": stubborn, "reuse_engines": False})
-    kept_idle = engines_under(os.getpid(), BUNDLED_ENGINES)  # by the tests before, for their next game
     host = EngineHost()
+    # The game's engines, each noted with its start time as soon as it has started. (Watching for them
+    # from outside can miss Black: the game is over at once, and Black quits when asked.)
+    engines: dict[int, int] = {}
+    take = host._take
+
+    async def take_and_note(config: EngineConfig, variant: str) -> EngineClient:
+        engine = await take(config, variant)
+        engines.update(
+            (pid, started) for pid, started in engines_under(os.getpid(), b"").items() if pid == engine.pid
+        )
+        return engine
+
+    host._take = take_and_note  # type: ignore[method-assign]
     try:
         running = host.submit(host.play(order, WorkerName(address="(test)", name="test", host="localhost")))
-        engines: dict[int, int] = {}
         deadline = time.monotonic() + 30
         while len(engines) < 2:
             assert time.monotonic() < deadline and not running.done(), "the engines did not start"
-            engines.update(engines_under(os.getpid(), BUNDLED_ENGINES).items() - kept_idle.items())
-            engines.update(engines_under(os.getpid(), b"ignore_quit.py"))
             time.sleep(0.05)
         time.sleep(1.5)
         assert not running.done(), "White was still being ended"
