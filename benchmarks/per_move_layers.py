@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness_compare import compile_engine
+from referee_rules_ply import replay
 
 from arbiter.engines import EngineConfig, HubEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
@@ -39,7 +40,7 @@ from arbiter.engines.faults import EngineFault
 from arbiter.engines.level import Clock, Level
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import SearchResult
-from arbiter.notation.movetext import format_hub, format_pdn, parse_hub
+from arbiter.notation.movetext import format_hub
 from arbiter.referee.game import play_game
 from arbiter.referee.record import PlayerRecord
 from arbiter.referee.settings import RefereeRules
@@ -188,24 +189,8 @@ async def referee_plies(games: list[list[str]]) -> tuple[float, int]:
 
 def rules_plies(games: list[list[str]]) -> float:
     """CPU seconds per ply of the rules' calls the referee makes, on the same moves."""
-    variant = get_variant("english")
-    plies = 0
     began = cpu()
-    for moves in games:
-        game = Game(variant)
-        for text in moves:
-            position = game.position
-            position.legal_move_count()
-            position.has_capture()
-            move = parse_hub(position, text, None)
-            irreversible = game.is_irreversible(move)
-            format_pdn(position, move)
-            format_hub(move)
-            game.play(move)
-            if irreversible:
-                game.position.hub()
-            _ = game.end
-            plies += 1
+    plies = replay("english", games)  # the referee's calls, as referee_rules_ply.py makes them
     return (cpu() - began) / plies
 
 

@@ -223,7 +223,7 @@ class PlayerClock:
     @property
     def moves_to_go(self) -> int | None:
         """Moves left to play in the current period, this one included (None without a move count)."""
-        stage = self._stage()
+        stage = self._current
         if stage is None or stage.moves is None:
             return None
         return stage.moves - self._moves_in_period
@@ -367,9 +367,6 @@ class PlayerClock:
         added = self.control.scaled(next_stage.seconds)
         self._remaining += added
         return added
-
-    def _stage(self) -> Stage | None:
-        return self._current
 
     def _enter_stage(self) -> Stage | None:
         """Look up the stage in force after the completed periods (and its scaled increment)."""
