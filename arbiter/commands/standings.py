@@ -90,7 +90,10 @@ def output_console() -> Console:
     """A console for tables: the terminal's width, or, when piped into a file or another program,
     no width to fit, so that nothing is cut."""
     console = Console()
-    return console if console.is_terminal else Console(width=_UNLIMITED_WIDTH)
+    if console.is_terminal:
+        return console
+    # Without colours (a file, a pipe) highlighting shows nothing: its pattern matching is skipped.
+    return Console(width=_UNLIMITED_WIDTH, highlight=console.color_system is not None)
 
 
 def register(app: typer.Typer) -> None:

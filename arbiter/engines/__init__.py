@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arbiter.engines.checkerboard import CheckerBoardEngine
 from arbiter.engines.client import EngineClient, SearchHandle, SearchMode
 from arbiter.engines.comm_log import CommLog
 from arbiter.engines.config import DxpSettings, EngineConfig, ParamValue, Timeouts
@@ -52,6 +51,7 @@ from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, 
 from arbiter.engines.results import Info, SearchResult
 
 if TYPE_CHECKING:
+    from arbiter.engines.checkerboard.client import CheckerBoardEngine
     from arbiter.engines.dxp import DxpEngine
 
 
@@ -64,17 +64,23 @@ def create_engine(
 
         return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
     if config.protocol == "checkerboard":
+        from arbiter.engines.checkerboard.client import CheckerBoardEngine
+
         return CheckerBoardEngine(config, stderr_log=stderr_log, comm_log=comm_log)
     return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
 
 
 def __getattr__(name: str) -> object:
-    # The DXP client (its wire format, its clock) loads when a DXP engine is made or it is named: a match
-    # of Hub engines does not import it.
+    # The DXP client (its wire format, its clock) and the CheckerBoard one (its Wine check) load when such
+    # an engine is made or the class is named: a match of Hub engines does not import them.
     if name == "DxpEngine":
         from arbiter.engines.dxp import DxpEngine
 
         return DxpEngine
+    if name == "CheckerBoardEngine":
+        from arbiter.engines.checkerboard.client import CheckerBoardEngine
+
+        return CheckerBoardEngine
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

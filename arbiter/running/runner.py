@@ -46,7 +46,6 @@ from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import play_game
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
-from arbiter.referee.session import start_failure_record
 from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
 from arbiter.rules.variants import engine_variant
@@ -506,6 +505,8 @@ class TournamentRunner:
                 failures[color] = fault
                 opened[color] = pool[name]
         if failures:
+            from arbiter.referee.session import start_failure_record  # rare: loaded when it happens
+
             record = start_failure_record(setup, opened, failures)
         else:
             record = await play_game(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-import tomllib
 import unicodedata
 from pathlib import Path
 from typing import Any, Literal
@@ -389,6 +388,8 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(
             f"{path}:{line}: not UTF-8 text{hint}: byte {exc.start} cannot be decoded; save it as UTF-8"
         ) from None
+    import tomllib  # only a tournament file is TOML: `arbiter match` reads none
+
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from statistics import NormalDist
 
-from arbiter.tournament.gsprt import llr_mean, llr_t_value
 from arbiter.tournament.scoring import FinishedGame
 from arbiter.tournament.standings import tally
 
@@ -378,6 +377,8 @@ class SprtResult:
 
 def _sprt(settings: SprtSettings, ascending: Sequence[int]) -> SprtResult:
     """The test over outcome counts ordered by score, lowest first (3 classes: games; 5: pairs)."""
+    from arbiter.tournament.gsprt import llr_mean, llr_t_value  # only a match with --sprt tests
+
     if settings.model is EloModel.LOGISTIC:
         llr = llr_mean(ascending, elo_to_score(settings.elo0), elo_to_score(settings.elo1))
     else:

@@ -46,6 +46,12 @@ NOT_IN_A_MATCH = (
     "arbiter.report",
     "rich.live",
     "http.server",
+    # Only a CheckerBoard engine, a tournament file, --sprt, or an engine that fails to start use these.
+    "arbiter.engines.checkerboard.client",
+    "arbiter.engines.checkerboard.wine_check",
+    "tomllib",
+    "arbiter.tournament.gsprt",
+    "arbiter.referee.session",
 )
 
 
