@@ -10,6 +10,11 @@ engines' start and end, the final tables), whatever its number of games.
 With ``--compare PATH`` (the root of another checkout of the project, e.g. a ``git worktree`` of the
 branch point) the runs alternate between that tree and this one, so both see the same load.
 
+Beside each match, the same tree's imports of the match command alone are timed (``import
+arbiter.commands.run``, the collector paused as `arbiter` pauses it), and so are the libraries a match
+uses, imported alone with one pydantic model built: what the imports take above that floor is the
+arbiter's own modules, classes and models.
+
     python benchmarks/match_startup.py [--runs 10] [--games 2] [--compare PATH]
 
 Python writes no ``.pyc`` files under ``PYTHONDONTWRITEBYTECODE``; the script unsets it for the runs,
@@ -31,6 +36,19 @@ from pathlib import Path
 from harness_compare import MAX_PLIES, TIME_CONTROL, compile_engine
 
 ENTRY = "import sys; from arbiter.cli import main; sys.argv[0] = 'arbiter'; main()"
+# With the collector paused and what they made frozen, as `arbiter` imports a command's modules (see
+# `arbiter.cli.started`): otherwise the collection at the interpreter's exit walks it all.
+MATCH_IMPORTS = "import gc; gc.disable(); import arbiter.commands.run; gc.freeze()"
+# The libraries every match loads (Typer builds pydantic adapters for the options as it parses them).
+LIBRARIES = (
+    "import gc; gc.disable()\n"
+    "import asyncio, sqlite3, typer, typer.main, rich.console, rich.table\n"
+    "from pydantic import BaseModel\n"
+    "class Model(BaseModel):\n"
+    "    x: int\n"
+    "Model(x=1)\n"
+    "gc.freeze()"
+)
 
 
 def one_run(tree: Path | None, engine: Path, games: int, folder: Path) -> tuple[float, int]:
@@ -60,6 +78,26 @@ def one_run(tree: Path | None, engine: Path, games: int, folder: Path) -> tuple[
     with sqlite3.connect(database) as db:
         plies = int(db.execute("SELECT count(*) FROM move").fetchone()[0])
     return usage.ru_utime + usage.ru_stime, plies
+
+
+def process_cpu(code: str, tree: Path | None, folder: Path) -> float:
+    """The CPU seconds of a `python -c CODE` process run with ``tree`` first on the import path."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code], cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    assert process.stderr is not None
+    errors = process.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"error: python -c {code!r} failed:\n{errors}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def spread(seconds: list[float]) -> str:
+    return f"median {statistics.median(seconds):.3f} s, fewest {min(seconds):.3f} s"
 
 
 def describe(name: str, seconds: list[float], plies: list[int]) -> str:
@@ -93,13 +131,22 @@ def main() -> None:
             one_run(tree, engine, args.games, folder)  # writes the .pyc files: not counted
         seconds: dict[str, list[float]] = {label: [] for label in trees}
         plies: dict[str, list[int]] = {label: [] for label in trees}
+        imports: dict[str, list[float]] = {label: [] for label in trees}
+        libraries: list[float] = []
         for _ in range(args.runs):
             for label, tree in trees.items():
                 cpu, played = one_run(tree, engine, args.games, folder)
                 seconds[label].append(cpu)
                 plies[label].append(played)
+                imports[label].append(process_cpu(MATCH_IMPORTS, tree, folder))
+            libraries.append(process_cpu(LIBRARIES, None, folder))
     for label in trees:
         print(describe(label, seconds[label], plies[label]))
+        print(f"  its imports of the match command alone (`{MATCH_IMPORTS}`): {spread(imports[label])}")
+    print(
+        "the libraries a match uses, imported alone (asyncio, sqlite3, Typer, rich's console and table, "
+        f"pydantic with one model built): {spread(libraries)}"
+    )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -87,6 +87,7 @@ def test_match_startup_benchmark_runs_a_match_of_this_tree_beside_another_checko
     tree = BENCHMARKS.parent
     out = run_benchmark("match_startup", "--runs", "1", "--games", "1", "--compare", str(tree), cwd=tmp_path)
     assert out.count("CPU of the whole process") == 2 and "over 1 runs" in out
+    assert out.count("imports of the match command alone") == 2 and "the libraries a match uses" in out
 
 
 def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> None:
