@@ -23,6 +23,8 @@ from arbiter.tournament.stats import elo_from_wdl
 
 @dataclass(frozen=True)
 class RunExtras:
+    """What a run writes besides the database: PDN, JSON lines, the score every N games, debug logs."""
+
     pdn_out: Path | None = None
     json_out: Path | None = None
     rating_interval: int | None = None

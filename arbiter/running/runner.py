@@ -117,6 +117,8 @@ class QuietObserver:
 
 @dataclass
 class RunSummary:
+    """What one run of an event did: the games planned, played now and in all, and how it ended."""
+
     tournament_id: int
     planned: int
     played_now: int

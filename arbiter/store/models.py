@@ -32,6 +32,8 @@ class PlayerEntry:
 
 @dataclass(frozen=True)
 class TournamentInfo:
+    """An event as stored: its settings, its state and how many games it has finished."""
+
     id: int
     name: str
     variant: str
@@ -54,6 +56,8 @@ class TournamentInfo:
 
 @dataclass(frozen=True)
 class StoredEngine:
+    """An engine of an event as stored: its seat, its name and what it said about itself."""
+
     seat: int
     name: str
     engine_id: str | None

@@ -29,6 +29,8 @@ from arbiter.tournament.schedule import Colour, PlannedGame, Schedule, Tournamen
 
 @dataclass(frozen=True)
 class TournamentPlan:
+    """An event's configuration with the games it plans."""
+
     config: TournamentConfig
     schedule: Schedule
 

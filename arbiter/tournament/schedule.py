@@ -72,12 +72,16 @@ class PlannedGame:
 
 @dataclass(frozen=True)
 class Bye:
+    """A player who sits out a round."""
+
     round: int
     player: str
 
 
 @dataclass(frozen=True)
 class Schedule:
+    """Every game of an event, and its byes."""
+
     games: tuple[PlannedGame, ...]
     byes: tuple[Bye, ...]
     rounds: int

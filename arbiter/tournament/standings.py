@@ -74,6 +74,8 @@ def head_to_head(games: Results, player: str, opponent: str) -> Tally:
 
 @dataclass(frozen=True)
 class Standing:
+    """One line of the standings."""
+
     rank: int
     player: str
     points: float
@@ -179,6 +181,8 @@ def crosstable(
 
 @dataclass(frozen=True)
 class ColourRecord:
+    """A player's results with each colour."""
+
     as_white: Tally
     as_black: Tally
 

@@ -369,6 +369,8 @@ def parse_sprt(text: str) -> SprtSettings:
 
 @dataclass(frozen=True)
 class SprtResult:
+    """The log-likelihood ratio of an SPRT, its bounds and what they decide."""
+
     llr: float
     lower_bound: float
     upper_bound: float
