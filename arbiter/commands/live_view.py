@@ -22,11 +22,12 @@ from arbiter.commands.standings import standings_table
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.store import Event, EventKind, RunStore
 from arbiter.tournament.schedule import GameKey, PlannedGame
-from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
 
 if TYPE_CHECKING:
     from rich.live import Live
+
+    from arbiter.tournament.sprt_status import SprtStatus
 
 TIME_LOSSES = frozenset({Termination.TIME_FORFEIT, Termination.IMPROPER_DELAY})
 FORFEITS = frozenset(

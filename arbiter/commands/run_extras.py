@@ -11,14 +11,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
-from arbiter.tournament.sprt_status import SprtStatus
 from arbiter.tournament.stats import elo_from_wdl
+
+if TYPE_CHECKING:
+    from arbiter.tournament.sprt_status import SprtStatus
 
 
 @dataclass(frozen=True)

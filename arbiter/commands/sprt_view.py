@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from arbiter.store import RunStore
 from arbiter.tournament.config import TournamentConfig
-from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.stats import EloEstimate, SprtDecision
+
+if TYPE_CHECKING:
+    from arbiter.tournament.sprt_status import SprtStatus
 
 _DECISIONS = {
     SprtDecision.ACCEPT_H0: "H0 accepted",
@@ -62,6 +65,8 @@ def stored_sprt_status(store: RunStore, tournament_id: int) -> SprtStatus | None
         return None
     if config.sprt is None or config.format != "match":
         return None
+    from arbiter.tournament.sprt_status import sprt_status  # only a match with --sprt has one
+
     first, second = (engine.name for engine in config.engines)
     try:
         return sprt_status(

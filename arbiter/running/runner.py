@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -62,8 +62,10 @@ from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
-from arbiter.tournament.sprt_status import SprtStatus, sprt_status
 from arbiter.tournament.stats import SprtSettings
+
+if TYPE_CHECKING:
+    from arbiter.tournament.sprt_status import SprtStatus
 
 _T = TypeVar("_T")
 
@@ -570,6 +572,8 @@ class TournamentRunner:
 
     def _sprt_of(self, store: RunStore, tournament_id: int) -> SprtStatus:
         """The test on the games stored so far (touches nothing of the runner: it runs in a thread)."""
+        from arbiter.tournament.sprt_status import sprt_status  # only a match with --sprt tests
+
         assert self.sprt is not None
         first, second = list(self.engines)
         games = store.finished_results(tournament_id)

@@ -51,6 +51,7 @@ NOT_IN_A_MATCH = (
     "arbiter.engines.checkerboard.wine_check",
     "tomllib",
     "arbiter.tournament.gsprt",
+    "arbiter.tournament.sprt_status",
     "arbiter.referee.session",
     "rich._emoji_codes",  # names are printed as given, never looked up as emoji codes
 )
