@@ -80,7 +80,7 @@ class EngineHost:
         self._playing = 0  # games between taking their engines and giving them back
         self._thread = threading.Thread(target=self._serve, name="arbiter-engine-host", daemon=True)
         self._thread.start()
-        self.submit(self._sweep_idle())
+        self._sweeper = self.submit(self._sweep_idle())
 
     def _serve(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -93,6 +93,9 @@ class EngineHost:
         """End every idle engine and the loop (at process exit)."""
         if not self._loop.is_running():
             return
+        # The sweep is cancelled first, so the loop is not stopped with it still pending (its task
+        # would be destroyed half-way, with a warning at exit); the engines' quit lets it see that.
+        self._sweeper.cancel()
         with contextlib.suppress(Exception):
             self.submit(self._quit_idle(0.0)).result(timeout=CLOSE_SECONDS)
         self._loop.call_soon_threadsafe(self._loop.stop)
