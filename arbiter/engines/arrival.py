@@ -29,6 +29,8 @@ _TIMESPEC = struct.Struct("@qq")
 _TIMESPEC_SIZE = _TIMESPEC.size
 _unpack_timespec = _TIMESPEC.unpack_from
 _CONTROL_BYTES = socket.CMSG_SPACE(_TIMESPEC.size)
+_SOL_SOCKET = socket.SOL_SOCKET
+_monotonic = time.monotonic
 # How far the wall clock may drift from the monotonic one between two reads without being called a
 # step: NTP slews by at most 500 parts per million, plus a millisecond.
 _SLEW = 0.0005
@@ -55,16 +57,23 @@ class ArrivalClock:
     def arrival(self, stamp: float | None, emptied: bool) -> tuple[float, bool]:
         """(monotonic arrival, whether it is the kernel's stamp) of data read now with the wall-clock
         ``stamp``; ``emptied``: this read took all that was queued."""
-        now = time.monotonic()
+        now = _monotonic()
         offset = self._wall() - now
-        previous, previous_read = self._offset, self._read_at
+        previous = self._offset
+        stepped = previous is not None and abs(offset - previous) > _STEP + _SLEW * (now - self._read_at)
         self._offset, self._read_at = offset, now
-        at, stamped = now, False
-        stepped = previous is not None and abs(offset - previous) > _STEP + _SLEW * (now - previous_read)
-        if stamp is not None and not stepped:
-            at, stamped = min(now, max(stamp - offset, self._floor)), True
+        if stamp is None or stepped:
+            self._floor = now
+            return now, False
+        # The stamp on the monotonic clock, never before the end of the previous read's queue nor after
+        # now (written out: a read of every answer).
+        at = stamp - offset
+        if at < self._floor:
+            at = self._floor
+        if at > now:
+            at = now
         self._floor = now if emptied else at
-        return at, stamped
+        return at, True
 
 
 def enable_stamps(sock: socket.socket) -> bool:
@@ -88,7 +97,7 @@ def receive_plain(sock: socket.socket, size: int, clock: ArrivalClock) -> tuple[
     data, control, _, _ = sock.recvmsg(size, _CONTROL_BYTES)
     stamp: float | None = None
     for level, kind, payload in control:
-        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
+        if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
             seconds, nanoseconds = _unpack_timespec(payload)
             stamp = seconds + nanoseconds * 1e-9
     at, stamped = clock.arrival(stamp, len(data) < size)

@@ -48,8 +48,13 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
-    def __init__(self, started: float, alarm: Alarm | None = None) -> None:
+    def __init__(
+        self, started: float, alarm: Alarm | None = None, loop: asyncio.AbstractEventLoop | None = None
+    ) -> None:
         self._started = started  # monotonic time the engine was told to move
+        # The engine's loop, known to its client: asking asyncio for the running loop at every wait
+        # costs a system call (a fork check) in each.
+        self._loop = loop
         self._result: SearchResult | None = None
         self._fault: EngineFault | None = None
         self._finished = False
@@ -101,11 +106,11 @@ class SearchHandle(ABC):
     async def wait_until(self, moment: float) -> SearchResult | None:
         """The result, or None at the monotonic ``moment`` if it has not come (the search goes on): the
         referee waits for each move until its deadline. Raises a fault."""
+        loop = self._loop if self._loop is not None else asyncio.get_running_loop()
         while not self._finished:
             # One future, released by the end of the search or by the alarm at the moment, whichever
             # comes first: a wait every move, so lighter than an Event under ``asyncio.timeout`` (which
             # cancels the task to end the wait), and than a timer of its own (see ``alarm``).
-            loop = asyncio.get_running_loop()
             waiter: asyncio.Future[None] = loop.create_future()
             self._alarm.wake_at(loop, waiter, moment)
             self._waiters.append(waiter)
@@ -180,6 +185,7 @@ class EngineClient(ABC):
         self.doubt: str | None = None
         # Wakes the waits for this engine's searches at their timeouts, one timer for all of them.
         self._alarm = Alarm()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop the process was started on
 
     # -- the life of an engine ----------------------------------------------------------------------
 
@@ -328,6 +334,7 @@ class EngineClient(ABC):
     async def _spawn(self, **kwargs: Any) -> None:
         if self._process is not None:
             raise RuntimeError(f"engine '{self.name}' was already started")
+        self._loop = asyncio.get_running_loop()
         try:
             self._process = await EngineProcess.spawn(
                 self.config, stderr_log=self.stderr_log, listener=self, **kwargs

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 KEPT_LINES = 200
+_now = time.time
 
 
 class CommLog:
@@ -44,10 +45,17 @@ class CommLog:
     def sent(self, text: str) -> None:
         # The lines of one write (``pos``, ``level``, ``go``) leave together: one entry, one time for all
         # of them, cut into lines only when they are read or written out.
-        self._add(">", text)
+        entry = (_now(), self.context, ">", text)
+        self._recent.append(entry)
+        if self.echo is not None or self._file is not None:
+            self._write_out(entry)
 
     def received(self, text: str) -> None:
-        self._add("<", text)
+        # Written out as ``sent``: two lines of every move, so without a call to share.
+        entry = (_now(), self.context, "<", text)
+        self._recent.append(entry)
+        if self.echo is not None or self._file is not None:
+            self._write_out(entry)
 
     @property
     def recent(self) -> list[str]:
@@ -55,13 +63,9 @@ class CommLog:
         lines = [(entry, line) for entry in self._recent for line in _lines(entry)][-KEPT_LINES:]
         return [self._format(at, context, direction, line) for (at, context, direction, _), line in lines]
 
-    def _add(self, direction: str, text: str) -> None:
-        entry = (time.time(), self.context, direction, text)
-        self._recent.append(entry)
-        if self.echo is None and self._file is None:
-            return
+    def _write_out(self, entry: tuple[float, str, str, str]) -> None:
         for line in _lines(entry):
-            formatted = self._format(entry[0], entry[1], direction, line)
+            formatted = self._format(entry[0], entry[1], entry[2], line)
             if self.echo is not None:
                 self.echo(formatted)
             if self._file is not None:

@@ -87,7 +87,7 @@ class DxpSearch(SearchHandle):
     """Waiting for the engine's `M` (or its `E`: resignation or draw claim)."""
 
     def __init__(self, engine: DxpEngine, started: float) -> None:
-        super().__init__(started, engine._alarm)
+        super().__init__(started, engine._alarm, engine._loop)
         self._engine = engine
 
     def _output_unread(self) -> bool:

@@ -20,6 +20,9 @@ _MOVE = re.compile(r"[1-9]\d?(?:-[1-9]\d?|(?:x[1-9]\d?)+)")
 _POSITION = re.compile(r"[WB][wbWBe]+")
 
 
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
 class HubSyntaxError(ValueError):
     """A line that cannot be read as Hub text."""
 
@@ -33,7 +36,10 @@ class HubLine:
 
 def parse_line(text: str) -> HubLine:
     """Read one line (without its newline). Raises HubSyntaxError for text that is not Hub."""
-    if _CONTROL.search(text):
+    # Printable ASCII (every ``done``, most lines) holds no control character and no tab: the pattern
+    # that looks for them is asked only about the rest.
+    printable = text.isascii() and text.isprintable()
+    if not printable and _CONTROL.search(text):
         raise HubSyntaxError("control characters in the line")
     if '"' not in text and text.isascii():
         line = _parse_plain(text)
@@ -60,7 +66,7 @@ def _parse_plain(text: str) -> HubLine | None:
             return None
         else:
             fields[key] = value
-    return HubLine(words[0], fields, frozenset(flags))
+    return HubLine(words[0], fields, frozenset(flags) if flags else _NO_FLAGS)
 
 
 def _parse_tokens(text: str) -> HubLine:

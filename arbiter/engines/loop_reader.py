@@ -175,7 +175,8 @@ class LoopReader:
 
     def _readable(self) -> None:
         self._read(now=True)
-        self._deliver()
+        if self._pending:
+            self._deliver()
 
     def _read(self, now: bool = False) -> bool:
         """One read of what is there, for the sink; False when nothing was there. The lines go to the

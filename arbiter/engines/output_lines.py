@@ -35,7 +35,8 @@ class LineCutter:
     """Cuts the bytes of one stream into complete lines and counts them against the limits."""
 
     def __init__(self, limits: ReadLimits, separator: bytes = b"\n") -> None:
-        self._limits = limits
+        self._line_bytes = limits.line_bytes  # both looked at for every read
+        self._output_bytes = limits.output_bytes
         self._separator = separator
         self._since_command = 0
         self._partial = b""
@@ -47,18 +48,19 @@ class LineCutter:
     def cut(self, data: bytes) -> tuple[list[bytes], str | None]:
         """(the complete lines ``data`` ends, the reason to stop reading, if any). On a reason, the lines
         are those before the offending one, and the incomplete rest is dropped."""
-        self._since_command += len(data)
-        if self._since_command > self._limits.output_bytes:
+        since = self._since_command = self._since_command + len(data)
+        if since > self._output_bytes:
             self._partial = b""
             return [], "flood"
         separator = self._separator
         if separator not in data:
             self._partial += data
             return [], self._too_long_rest()
-        whole = self._partial + data
+        partial = self._partial
+        whole = partial + data if partial else data
         lines = whole.split(separator)
         self._partial = lines.pop()
-        limit = self._limits.line_bytes
+        limit = self._line_bytes
         if len(whole) <= limit:  # no line can be too long (an answer is usually one short line)
             return lines, None
         for index, line in enumerate(lines):
@@ -68,7 +70,7 @@ class LineCutter:
         return lines, self._too_long_rest()
 
     def _too_long_rest(self) -> str | None:
-        if len(self._partial) > self._limits.line_bytes:
+        if len(self._partial) > self._line_bytes:
             self._partial = b""
             return "line"
         return None

@@ -261,11 +261,12 @@ class EngineProcess:
 
     def write(self, data: bytes) -> bool:
         """Send bytes to the engine's stdin; False when it can no longer be written to."""
-        pipe = self._stdin_pipe()
+        pipe = self._stdin if self._stdin is not None else self._stdin_pipe()
         if pipe is None or pipe.is_closing() or self._exited.is_set():
             return False
-        if self._reader is not None:
-            self._reader.command_sent()
+        reader = self._reader
+        if reader is not None:
+            reader.command_sent()
         pipe.write(data)
         return True
 

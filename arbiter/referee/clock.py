@@ -90,8 +90,18 @@ class Level:
     move_time: float | None = None
 
     def __post_init__(self) -> None:
-        # Made for every move: the checks are written out rather than looped over.
+        # Made for every move: the checks are written out rather than looped over, and the clock form
+        # the clock makes at nearly every move passes them all in one test.
         time, inc, move_time = self.time, self.inc, self.move_time
+        if (
+            time is not None
+            and time >= 0
+            and (inc is None or inc >= 0)
+            and move_time is None
+            and self.depth is None
+            and self.nodes is None
+        ):
+            return
         forms = (time is not None) + (self.depth is not None) + (self.nodes is not None)
         if forms + (move_time is not None) != 1:
             raise ValueError("a level is exactly one of: time (with moves/inc), depth, nodes, move_time")

@@ -358,7 +358,8 @@ class TournamentRunner:
             seat = asyncio.create_task(self._slot(seating))
             self._seats.add(seat)
             self._seat_tasks.add(seat)
-        self._seats_changed.set()
+        if wanted > 0:  # the seats' waiter wakes only for new seats: a seat that ends wakes it anyway
+            self._seats_changed.set()
 
     async def _until_seats_end(self) -> None:
         """Wait until every seat has ended, raising the first failure of one."""
@@ -384,6 +385,8 @@ class TournamentRunner:
         pool: dict[str, EngineClient] = {}
         last_game: dict[str, GameKey] = {}  # each engine's latest game in this seat
         this = asyncio.current_task()
+        # Waits for a stop while each game is played: one for all of the seat's games, not one a game.
+        stopper = asyncio.create_task(self._stop.wait())
         try:
             while not self._stop.is_set() and not self._draining and not queue.empty():
                 if len(self._seats) > self._capacity():
@@ -398,9 +401,7 @@ class TournamentRunner:
                     if self.remote is None
                     else self.remote.play(game, self.plan.setup_for(game))
                 )
-                stopper = asyncio.create_task(self._stop.wait())
                 finished, _ = await asyncio.wait({play, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                stopper.cancel()
                 if play in finished:
                     record, events = play.result()
                 else:
@@ -441,6 +442,7 @@ class TournamentRunner:
                     self._apply_sprt(result)
                 self.seats_changed()
         finally:
+            stopper.cancel()
             await asyncio.gather(*(engine.quit() for engine in pool.values()), return_exceptions=True)
             self._store_late_faults(store, tournament_id, pool, last_game)
 

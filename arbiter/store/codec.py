@@ -107,27 +107,33 @@ def is_finished(record: GameRecord) -> bool:
 
 
 def move_columns(game_id: int, move: MoveRecord) -> dict[str, Any]:
+    return dict(zip(MOVE_ROW_COLUMNS, move_row(game_id, move), strict=True))
+
+
+MOVE_ROW_COLUMNS = ("game_id", *MOVE_COLUMNS)
+"""The move table's columns as `move_row` gives their values."""
+
+
+def move_row(game_id: int, move: MoveRecord) -> tuple[Any, ...]:
+    """A move's row of the move table, the values of `MOVE_ROW_COLUMNS` in that order: made for every
+    move of every game a runner stores, so as a plain tuple."""
     info = move.info
-    return {
-        "game_id": game_id,
-        "ply": move.ply,
-        "side": move.side.value,
-        "text": move.text,
-        "hub": move.hub,
-        "from_opening": move.from_opening,
-        "elapsed": move.elapsed,
-        "clock": move.clock,
-        "warnings": dump_json(move.warnings),
-        "draw_offered": move.draw_offered,
-        "has_info": info is not None,
-        "depth": None if info is None else info.depth,
-        "score": None if info is None else info.score,
-        "nodes": None if info is None else info.nodes,
-        "info_time": None if info is None else info.time,
-        "nps": None if info is None else info.nps,
-        "pv": None if info is None else dump_json(info.pv),
-        "info_extra": None if info is None else dump_json(info.extra),
-    }
+    side = _SIDE_TEXT[move.side is _BLACK]  # the enum's value, without its descriptor
+    warnings = dump_json(move.warnings) if move.warnings else None
+    if info is None:
+        return (
+            game_id, move.ply, side, move.text, move.hub, move.from_opening, move.elapsed, move.clock,
+            warnings, move.draw_offered, False, None, None, None, None, None, None, None,
+        )  # fmt: skip
+    return (
+        game_id, move.ply, side, move.text, move.hub, move.from_opening, move.elapsed, move.clock,
+        warnings, move.draw_offered, True, info.depth, info.score, info.nodes, info.time, info.nps,
+        dump_json(info.pv), dump_json(info.extra),
+    )  # fmt: skip
+
+
+_BLACK = Side.BLACK
+_SIDE_TEXT = (Side.WHITE.value, Side.BLACK.value)
 
 
 def game_key_of(row: GameRow) -> GameKey:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arbiter.referee.record import GameRecord
-from arbiter.store.codec import game_columns, move_columns
+from arbiter.store.codec import MOVE_ROW_COLUMNS, game_columns, move_row
 from arbiter.store.events import Event, now
 from arbiter.store.records import ScheduledGame
 
@@ -27,6 +27,9 @@ def _insert_sql(table: str, names: tuple[str, ...]) -> str:
         sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
         _INSERTS[(table, names)] = sql
     return sql
+
+
+_MOVE_INSERT = _insert_sql("move", MOVE_ROW_COLUMNS)
 
 
 def insert_row(connection: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
@@ -67,7 +70,8 @@ def insert_new_game(
     columns = game_columns(tournament_id, planned, record)
     columns["revision"] = int(highest or 0) + 1
     game_id = insert_row(connection, "game", columns)
-    insert_rows(connection, "move", [move_columns(game_id, move) for move in record.moves])
+    if record.moves:
+        connection.executemany(_MOVE_INSERT, [move_row(game_id, move) for move in record.moves])
     insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
     connection.execute(
         "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)

@@ -141,3 +141,10 @@ def test_per_move_layers_benchmark_times_the_engine_layer_and_the_referee_alone(
         pytest.skip("no C compiler to build the instant engine")
     out = run_benchmark("per_move_layers", "--searches", "20", "--games", "2", cwd=tmp_path)
     assert "per search (20 searches)" in out and "of which the rules' calls" in out
+
+
+def test_ply_opcodes_benchmark_counts_the_work_of_each_layer(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engine")
+    out = run_benchmark("ply_opcodes", "--searches", "5", "--games", "2", "--top", "1", cwd=tmp_path)
+    assert "instructions" in out and "per search" in out and "per ply" in out and "per stored move" in out

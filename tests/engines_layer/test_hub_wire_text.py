@@ -176,3 +176,14 @@ def test_an_info_number_that_cannot_be_read_is_kept_as_text() -> None:
     info = parse_info({"depth": "deep", "score": "+1.5", "nodes": "1e9"})
     assert info.depth is None and info.score == 1.5 and info.nodes is None
     assert info.extra == {"depth": "deep", "nodes": "1e9"}
+
+
+_ascii_and_some_more = st.characters(max_codepoint=0x7F) | st.sampled_from("\u00e9\u2003\x85")
+
+
+@given(text=st.text(alphabet=_ascii_and_some_more, max_size=20))
+def test_a_line_is_refused_for_control_characters_exactly_when_it_holds_one(text: str) -> None:
+    """A printable ASCII line is read without looking for control characters: none can be in it. Any
+    other line is looked through, so a control character (a tab aside) anywhere is always refused."""
+    holds_one = any(ord(char) < 32 and char != "\t" or ord(char) == 0x7F for char in text)
+    assert (_read(parse_line, text) == "error: control characters in the line") == holds_one
