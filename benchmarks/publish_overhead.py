@@ -3,8 +3,8 @@
 The same event is played twice through the full runner: 2,000 games between two bundled `random`
 engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
 the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
-told of every stored game, handed each running game's latest move a few times a second and each
-game's positions when it ends, refreshing the site as often as its pacing allows
+handed, a few times a second, each running game's latest move, the positions of the games that
+ended and a note that games were stored (`MessageBatch`), refreshing the site as often as its pacing allows
 (`arbiter.report.publisher.next_gap`) and the live page's data at most once a second. The store is
 opened as `arbiter run` opens it (`RunStore`, without the ORM, which the child would import too).
 The arbiter's CPU time is that of the runner's process plus, with the site, the publisher's; the
@@ -123,13 +123,13 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             child.start()
             currency = Currency(site)
 
-            def after_game(_: int) -> None:
-                messages.put(("refresh",))
+            batch = MessageBatch(messages.put)
+
+            def game_stored(_: int) -> None:
+                batch.game_stored()
                 currency.game_stored()
 
-            runner.after_game = after_game
-
-            batch = MessageBatch(messages.put)
+            runner.game_stored = game_stored
 
             def watch(game: PlannedGame) -> LiveWatcher:
                 return LiveWatcher(str(game.key), batch)
