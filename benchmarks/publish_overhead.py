@@ -55,22 +55,30 @@ def cpu() -> float:
 
 class Currency:
     """How far the site is behind the store: after each stored game, the revision the site's manifest
-    says it has published (a file read, about 50 µs of the runner's time a game)."""
+    says it has published (a look at the file, a few µs of the runner's time a game; it is read only
+    when it was replaced since the last look)."""
 
     def __init__(self, site: Path) -> None:
         self.manifest = site / MANIFEST
         self.stored: list[float] = []
         """When each game was stored (its revision is its place in this list, from 1)."""
         self.seen: list[tuple[float, int]] = []
+        self.looked: tuple[int, int] | None = None
+        """The manifest's inode and time of change at the last read (each refresh replaces it)."""
+        self.revision = 0
 
     def game_stored(self) -> None:
         now = time.monotonic()
         self.stored.append(now)
         try:
-            revision = int(json.loads(self.manifest.read_text(encoding="utf-8"))["store"]["revision"])
+            status = os.stat(self.manifest)
+            looked = (status.st_ino, status.st_mtime_ns)
+            if looked != self.looked:
+                data = json.loads(self.manifest.read_text(encoding="utf-8"))
+                self.revision, self.looked = int(data["store"]["revision"]), looked
         except (OSError, ValueError, KeyError):
-            revision = 0
-        self.seen.append((now, revision))
+            pass
+        self.seen.append((now, self.revision))
 
     def report(self) -> str:
         """Refreshes seen, and how long a game waited to be on the site (median and longest), as far
