@@ -330,7 +330,10 @@ class TournamentRunner:
         games end while a refresh is running, one more refresh follows it.
         """
         if self.game_stored is not None:
-            self.game_stored(tournament_id)
+            try:
+                self.game_stored(tournament_id)
+            except Exception as exc:  # as with `after_game`: the site must not stop the event
+                self.observer.message(f"report not refreshed: {exc}")
         if self.after_game is None:
             return
         self._refresh_wanted = True
