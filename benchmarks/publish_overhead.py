@@ -3,8 +3,8 @@
 The same event is played twice through the full runner: 2,000 games between two bundled `random`
 engines (English, `st=1`, a draw at 200 plies, engines reused), once without a site and once with
 the site published as `arbiter run --report` publishes it: a child process (`arbiter.report.publisher`)
-told of every stored game, handed each running game's latest move a few times a second and each
-game's positions when it ends, refreshing the site as often as its pacing allows
+handed, a few times a second, each running game's latest move, the positions of the games that
+ended and a note that games were stored (`MessageBatch`), refreshing the site as often as its pacing allows
 (`arbiter.report.publisher.next_gap`) and the live page's data at most once a second. The store is
 opened as `arbiter run` opens it (`RunStore`, without the ORM, which the child would import too).
 The arbiter's CPU time is that of the runner's process plus, with the site, the publisher's; the
@@ -55,22 +55,30 @@ def cpu() -> float:
 
 class Currency:
     """How far the site is behind the store: after each stored game, the revision the site's manifest
-    says it has published (a file read, about 50 µs of the runner's time a game)."""
+    says it has published (a look at the file, a few µs of the runner's time a game; it is read only
+    when it was replaced since the last look)."""
 
     def __init__(self, site: Path) -> None:
         self.manifest = site / MANIFEST
         self.stored: list[float] = []
         """When each game was stored (its revision is its place in this list, from 1)."""
         self.seen: list[tuple[float, int]] = []
+        self.looked: tuple[int, int] | None = None
+        """The manifest's inode and time of change at the last read (each refresh replaces it)."""
+        self.revision = 0
 
     def game_stored(self) -> None:
         now = time.monotonic()
         self.stored.append(now)
         try:
-            revision = int(json.loads(self.manifest.read_text(encoding="utf-8"))["store"]["revision"])
+            status = os.stat(self.manifest)
+            looked = (status.st_ino, status.st_mtime_ns)
+            if looked != self.looked:
+                data = json.loads(self.manifest.read_text(encoding="utf-8"))
+                self.revision, self.looked = int(data["store"]["revision"]), looked
         except (OSError, ValueError, KeyError):
-            revision = 0
-        self.seen.append((now, revision))
+            pass
+        self.seen.append((now, self.revision))
 
     def report(self) -> str:
         """Refreshes seen, and how long a game waited to be on the site (median and longest), as far
@@ -123,13 +131,13 @@ def run_once(games: int, folder: Path, site: Path | None) -> tuple[float, float,
             child.start()
             currency = Currency(site)
 
-            def after_game(_: int) -> None:
-                messages.put(("refresh",))
+            batch = MessageBatch(messages.put)
+
+            def game_stored(_: int) -> None:
+                batch.game_stored()
                 currency.game_stored()
 
-            runner.after_game = after_game
-
-            batch = MessageBatch(messages.put)
+            runner.game_stored = game_stored
 
             def watch(game: PlannedGame) -> LiveWatcher:
                 return LiveWatcher(str(game.key), batch)

@@ -504,7 +504,7 @@ def _start_publisher(
 
     publisher = Publisher(store.path, out, tournament_id)
     publisher.start()
-    runner.after_game = publisher.game_finished
+    runner.game_stored = publisher.game_finished
     runner.game_observer = publisher.watch
     return publisher
 

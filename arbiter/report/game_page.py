@@ -4,10 +4,11 @@ the viewer steps through (the board after every ply, from the rules core)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from markupsafe import Markup
 
 from arbiter.referee.record import GameRecord, MoveRecord, Side
@@ -104,6 +105,13 @@ def _first_board(
     return board_svg(geometry, letters, label=label, mules=mules)
 
 
+@cache
+def _game_template() -> jinja2.Template:
+    """The game page's template, found once a process: a publisher renders one for every game, and
+    finding the templates' folder resolves a path on the disk."""
+    return environment(templates_dir()).get_template("game.html")
+
+
 @dataclass(frozen=True)
 class Neighbour:
     """The game before or after, for the page's links: its key and its page's file name."""
@@ -175,7 +183,6 @@ def page_context(
 def write_game_page(out_dir: Path, job: GameJob) -> str:
     """Write the game's page and PDN file into ``out_dir/games/``; return the PDN text."""
     context, pdn = page_context(job.event, job.game, f"{job.page}.pdn", job.played)
-    directory = templates_dir()
     context |= {
         "root": "../",
         "page": "game",
@@ -186,7 +193,7 @@ def write_game_page(out_dir: Path, job: GameJob) -> str:
         "previous": job.previous,
         "next": job.following,
     }
-    html = environment(directory).get_template("game.html").render(context)
+    html = _game_template().render(context)
     write_atomic(out_dir / "games" / f"{job.page}.pdn", pdn)
     write_atomic(out_dir / "games" / f"{job.page}.html", html)
     return pdn

@@ -38,8 +38,8 @@ Message = tuple[Any, ...]
 ("move", key, ply, side, text, hub, white's clock, black's clock, depth, score, nodes, pv, bitboards
 before the move..., bitboards after it...), ("end", key, reason), ("played", key, positions) once a game
 is over (every position the referee went through, `played_values` of each one after the other, for
-the game's page: see `arbiter.report.replay`), and ("batch", messages) holding several. Plain tuples,
-cheap to pickle."""
+the game's page: see `arbiter.report.replay`), ("refresh",) once games were stored, ("stop",) at the
+end, and ("batch", messages) holding several. Plain tuples, cheap to pickle."""
 
 
 class LiveWatcher(GameObserver):
@@ -81,9 +81,9 @@ class LiveWatcher(GameObserver):
 
     def game_ended(self, record: GameRecord, position: Position) -> None:
         self.reason = record.outcome.reason if record.outcome else ""
-        # At once: the runner stores the game next and tells the publisher, which should have the
-        # positions by then.
-        self.batch.changed(self, now=True)
+        # With the batch: the runner stores the game next, and the note that it did (`game_stored`)
+        # goes with this batch or a later one, so the publisher has the positions first.
+        self.batch.changed(self)
 
     def messages(self) -> list[Message]:
         """What changed since the last call: once the game is over, its positions (for its page); the
@@ -125,22 +125,32 @@ class LiveWatcher(GameObserver):
 
 
 class MessageBatch:
-    """Hands on the latest state of the games whose watchers changed, together, `delay` seconds after
-    the first change of a batch: one hand-over for the moves of a fraction of a second, not one per
-    move. Used on the event loop that plays the games (outside one, each change is handed on at once)."""
+    """Hands on the latest state of the games whose watchers changed, and whether games were stored
+    meanwhile, together, `delay` seconds after the first change of a batch: one hand-over for the
+    moves and games of a fraction of a second, not one per move or game (each hand-over wakes the
+    queue's thread, and the publisher's process, on the two cores the engines need). Used on the
+    event loop that plays the games (outside one, each change is handed on at once)."""
 
     def __init__(self, send: Callable[[Message], None], delay: float = 0.25) -> None:
         self.send = send
         self.delay = delay
         self.pending: dict[LiveWatcher, None] = {}
         """The watchers that changed, in the order they first did."""
+        self.stored = False
+        """Whether games were stored since the last hand-over (the site is to be refreshed)."""
         self.timer: asyncio.TimerHandle | None = None
 
-    def changed(self, watcher: LiveWatcher, *, now: bool = False) -> None:
+    def game_stored(self) -> None:
+        """A game was stored: ("refresh",) goes last in the next hand-over, after the positions of
+        the games that ended (the runner stores a game after its watcher heard that it ended)."""
+        self.stored = True
+        self._schedule()
+
+    def changed(self, watcher: LiveWatcher) -> None:
         self.pending[watcher] = None
-        if now:
-            self.flush()
-            return
+        self._schedule()
+
+    def _schedule(self) -> None:
         if self.timer is not None:
             return
         try:
@@ -154,11 +164,15 @@ class MessageBatch:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        batch: tuple[Message, ...] = ()
         if self.pending:
             watchers, self.pending = self.pending, {}
             batch = tuple(message for watcher in watchers for message in watcher.messages())
-            if batch:
-                self.send(("batch", batch))
+        if self.stored:
+            self.stored = False
+            batch += (("refresh",),)
+        if batch:
+            self.send(("batch", batch))
 
 
 def _bitboards(position: Position) -> tuple[int, int, int, int, str]:

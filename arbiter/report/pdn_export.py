@@ -42,7 +42,12 @@ def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Repl
             result=result,
         )
         moves = [
-            WrittenMove(move.text, move.clock, engine_comment(move) + time_call_comments(move))
+            WrittenMove(
+                move.text,
+                move.clock,
+                # A time call is a warning: most moves have none to look through.
+                engine_comment(move) + time_call_comments(move) if move.warnings else engine_comment(move),
+            )
             for move in record.moves
         ]
         return format_written_game(header, moves, replay.positions)

@@ -2,13 +2,14 @@
 
     publisher = Publisher(database, site, tournament_id)
     publisher.start()
-    runner.after_game = publisher.game_finished     # a game is stored: refresh the site
+    runner.game_stored = publisher.game_finished    # a game is stored: refresh the site
     runner.game_observer = publisher.watch           # its moves, for the live page
     ...
     publisher.close()                                # the last refresh, then the child ends
 
-The process that times the engines only puts small messages on a queue (each running game's latest
-move, a few times a second; multiprocessing's queue hands them to the pipe from a thread of its own);
+The process that times the engines only puts small messages on a queue, a few times a second (each
+running game's latest move, the positions of the games that ended and a note that games were stored;
+multiprocessing's queue hands them to the pipe from a thread of its own);
 the child, started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
 when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
 last refresh spent on the event-wide pages, but at least every ten seconds (games that end meanwhile
@@ -24,6 +25,7 @@ import queue
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from multiprocessing.context import SpawnProcess
 from pathlib import Path
 
@@ -64,8 +66,9 @@ class Publisher:
         self._process.start()
 
     def game_finished(self, tournament_id: int) -> None:
-        """A game was stored: the site is refreshed soon."""
-        self._queue.put(("refresh",))
+        """A game was stored: the site is refreshed soon. Called on the event loop that plays the
+        games (`TournamentRunner.game_stored`): the note goes with the next batch of moves."""
+        self._batch.game_stored()
 
     def watch(self, game: PlannedGame) -> LiveWatcher:
         """An observer for `game`'s referee that shows its moves on the live page."""
@@ -120,7 +123,7 @@ def publish(
         with contextlib.suppress(queue.Empty):
             while len(batch) < 10_000:
                 batch.append(messages.get_nowait())
-        for message in batch:
+        for message in _each(batch):
             if message[0] == "refresh":
                 wanted = True
             elif message[0] == "stop":
@@ -139,6 +142,15 @@ def publish(
     _write_live(live)
     _refresh(site)
     site.close()
+
+
+def _each(messages: list[Message]) -> Iterator[Message]:
+    """The messages, those of a batch one by one."""
+    for message in messages:
+        if message[0] == "batch":
+            yield from message[1]
+        else:
+            yield message
 
 
 def next_gap(took: float, pages: float, every: float = REFRESH_EVERY_SECONDS) -> float:

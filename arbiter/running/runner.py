@@ -183,6 +183,9 @@ class TournamentRunner:
         self.observer: RunObserver = observer or QuietObserver()
         self.sprt = sprt if sprt is not None else config.sprt
         self.after_game = after_game
+        self.game_stored: AfterGame | None = None
+        """Told on the event loop, right after each game is stored, for what costs next to nothing (a
+        note for the site's publisher): unlike `after_game`, no thread is woken for it."""
         self.log_dir = log_dir
         self.remote = remote
         self._stop = asyncio.Event()  # Ctrl-C: abandon running games
@@ -329,6 +332,11 @@ class TournamentRunner:
         The event loop reads the engines' answers and times them, so nothing slow may run on it. When
         games end while a refresh is running, one more refresh follows it.
         """
+        if self.game_stored is not None:
+            try:
+                self.game_stored(tournament_id)
+            except Exception as exc:  # as with `after_game`: the site must not stop the event
+                self.observer.message(f"report not refreshed: {exc}")
         if self.after_game is None:
             return
         self._refresh_wanted = True

@@ -212,7 +212,7 @@ def move_from_row(row: MoveValues) -> MoveRecord:
         and from_opening in _FLAGS
         and type(draw_offered) is int
         and draw_offered in _FLAGS
-        and warnings == "[]"
+        and (warnings is None or warnings == "[]")  # no warnings: written as NULL (`dump_json`)
         and (elapsed is None or (type(elapsed) is float and elapsed >= 0))
         and (clock is None or type(clock) is float)
     ):

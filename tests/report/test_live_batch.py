@@ -116,9 +116,12 @@ def test_a_game_that_starts_and_ends_between_two_hand_overs_is_never_shown_but_i
     watcher.game_started(record, Position.from_fen(get_variant(record.variant), record.start_fen))
     positions = replay_through(watcher, record, range(3))
     watcher.game_ended(record, positions[-1])
-    # Handed over at once, without waiting for the batch: the game is stored next.
-    sent = [message for batch in batches.sent for message in batch[1]]
-    assert [message[0] for message in sent] == ["played"]
+    assert batches.sent == [], "the end waits for the batch, as the moves do"
+    batches.batch.game_stored()  # the runner stored it
+    sent = batches.flush()
+    # One hand-over: the positions first, then the note that the site is to be refreshed.
+    assert [message[0] for message in sent] == ["played", "refresh"]
+    sent = sent[:1]
     live = LiveGames(tmp_path)
     live.apply(("batch", tuple(sent)))
     assert live.games == {}
@@ -139,7 +142,17 @@ def test_a_shown_game_that_ends_is_taken_off_the_live_page(tmp_path: Path) -> No
     batches.hold()
     replay_through(watcher, record, range(2))
     watcher.game_ended(record, Position.start(get_variant(record.variant)))
-    sent = [message for batch in batches.sent for message in batch[1]]
+    sent = batches.flush()
     assert [message[0] for message in sent] == ["played", "move", "end"]
     live.apply(("batch", tuple(sent)))
     assert live.games == {}
+
+
+def test_games_stored_between_two_hand_overs_are_noted_once_in_the_next_one() -> None:
+    batches = Batches()
+    batches.hold()
+    for _ in range(3):
+        batches.batch.game_stored()
+    assert batches.sent == []
+    assert batches.flush() == [("refresh",)]
+    assert batches.flush() == [], "nothing stored since, no note"

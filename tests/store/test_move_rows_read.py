@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arbiter.referee.record import MoveRecord
-from arbiter.store.codec import MOVE_COLUMNS, load_list, move_from_row
+from arbiter.store.codec import MOVE_COLUMNS, load_list, move_columns, move_from_row
 
 # A move as arbiter writes it (no engine info)...
 WRITTEN = st.tuples(
@@ -20,7 +21,7 @@ WRITTEN = st.tuples(
     st.sampled_from([0, 1]),  # from_opening
     st.one_of(st.none(), st.floats(min_value=0, allow_infinity=False)),  # elapsed
     st.one_of(st.none(), st.floats(allow_nan=False)),  # clock
-    st.sampled_from(["[]", '["Time: called at 60.0 s"]']),  # warnings
+    st.sampled_from([None, "[]", '["Time: called at 60.0 s"]']),  # warnings (none: NULL)
     st.sampled_from([0, 1]),  # draw_offered
 )
 # ...and, for each column, values arbiter never writes there (an edited file), or writes otherwise.
@@ -34,7 +35,7 @@ ODD: list[st.SearchStrategy[Any]] = [
     FLAG,
     TIME,
     TIME,
-    st.sampled_from(["[1]", "{}", None, "not json", " []", "[ ]"]),
+    st.sampled_from(["[1]", "{}", "not json", " []", "[ ]"]),
     FLAG,
 ]
 
@@ -81,3 +82,23 @@ def test_a_move_without_engine_info_reads_back_as_validation_reads_it_or_is_refu
     assert got.model_fields_set == expected.model_fields_set
     assert got.model_dump_json() == expected.model_dump_json()
     assert type(got.from_opening) is bool and type(got.draw_offered) is bool
+
+
+def test_a_move_the_store_writes_without_warnings_or_engine_info_is_read_without_validating_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    move = MoveRecord(ply=3, side="white", text="11-15", hub="11-15", elapsed=0.25, clock=59.5)
+    columns = move_columns(1, move)
+    assert columns["warnings"] is None  # an empty list is stored as NULL
+    # The values as SQLite hands them back (a flag as 0 or 1).
+    values = [columns[name] for name in MOVE_COLUMNS]
+    with sqlite3.connect(":memory:") as connection:
+        row = connection.execute(f"SELECT {', '.join('?' * len(values))}", values).fetchone()
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the move was validated again")
+
+    monkeypatch.setattr(MoveRecord, "__init__", refuse)
+    got = move_from_row(row)
+    assert got.model_dump() == move.model_dump()
+    assert got.model_fields_set == set(MoveRecord.model_fields)

@@ -236,3 +236,31 @@ def test_another_event_under_the_same_name_is_refused_naming_what_differs(tmp_pa
             RunError, match=r"another configuration \(differing: cycles, games_per_encounter\)"
         ):
             TournamentRunner(other, engines).open_tournament(store)
+
+
+class Messages(QuietObserver):
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def message(self, text: str) -> None:
+        self.messages.append(text)
+
+
+def test_a_note_of_each_stored_game_that_fails_is_reported_and_the_event_finishes(tmp_path: Path) -> None:
+    body = 'variant = "english"\ntime_control = "depth=1"\nformat = "round-robin"\nconcurrency = 2\n' + LIMIT
+    config, engines = load_tournament(write_tournament(tmp_path, body, bundled("random") + bundled("greedy")))
+    observer = Messages()
+    runner = TournamentRunner(config, engines, observer=observer)
+    noted: list[int] = []
+
+    def site_gone(tournament_id: int) -> None:
+        noted.append(tournament_id)
+        raise ValueError("the queue is closed")
+
+    runner.game_stored = site_gone
+    with TournamentStore.open(config.database) as store:
+        summary = asyncio.run(runner.run(store, handle_signals=False))
+    planned = len(plan_tournament(config).schedule.games)
+    assert summary.finished == planned and not summary.stopped
+    assert noted == [summary.tournament_id] * planned  # told on the loop, once a stored game
+    assert observer.messages.count("report not refreshed: the queue is closed") == planned

@@ -1,0 +1,54 @@
+"""The publisher's child process, told on the runner's event loop that a game was stored, refreshes
+the site while the event runs (the note travels with the next batch of moves)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+from test_store_site import new_event, record
+
+from arbiter.report.publisher import Publisher
+from arbiter.report.site import MANIFEST
+
+WAIT_SECONDS = 120.0  # a loaded machine starts a child slowly; nothing here depends on how fast
+
+
+def published_revision(site: Path) -> int | None:
+    try:
+        return int(json.loads((site / MANIFEST).read_text(encoding="utf-8"))["store"]["revision"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+async def until(site: Path, revision: int) -> int | None:
+    waited = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < waited:
+        shown = published_revision(site)
+        if shown is not None and shown >= revision:
+            return shown
+        await asyncio.sleep(0.05)
+    return published_revision(site)
+
+
+def test_a_game_noted_on_the_event_loop_is_published_before_the_event_ends(tmp_path: Path) -> None:
+    database, site = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    publisher = Publisher(database, site, tid, refresh_every=0.1)
+
+    async def event() -> tuple[int | None, int | None]:
+        publisher.start()
+        first = await until(site, 0)  # the site as it stands when the child starts: no game yet
+        record(database, tid, games, range(1))
+        publisher.game_finished(tid)  # as the runner calls it, on its loop, after storing the game
+        return first, await until(site, 1)
+
+    try:
+        first, after = asyncio.run(event())
+    finally:
+        assert publisher.close() == 0
+    assert first == 0
+    assert after == 1, "the stored game was published while the event ran"
+    assert (site / "games" / f"{games[0].key}.html").is_file()
