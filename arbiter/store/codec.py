@@ -42,11 +42,27 @@ def dump_json(value: Any) -> str | None:
 
 
 def load_list(text: str | None) -> list[Any]:
-    return [] if text is None else list(json.loads(text))
+    """A list stored as JSON (NULL: empty). Raises ValueError for JSON that is not a list."""
+    if text is None:
+        return []
+    value = json.loads(text)
+    if not isinstance(value, list):
+        raise ValueError(f"a list was expected, not {_preview(text)}")
+    return value
 
 
 def load_dict(text: str | None) -> dict[str, Any]:
-    return {} if text is None else dict(json.loads(text))
+    """A dictionary stored as JSON (NULL: empty). Raises ValueError for JSON that is not an object."""
+    if text is None:
+        return {}
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"a dictionary was expected, not {_preview(text)}")
+    return value
+
+
+def _preview(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:40] + "...")
 
 
 def game_columns(tournament_id: int, planned: ScheduledGame, record: GameRecord) -> dict[str, Any]:

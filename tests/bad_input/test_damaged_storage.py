@@ -296,3 +296,34 @@ def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
             arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'"
         )
     assert stored_rows(database) == before
+
+
+@pytest.mark.parametrize("stored", ["null", '{"a": 1}', "5"])
+def test_a_json_value_of_the_wrong_kind_is_refused_naming_the_game_and_ply(
+    tmp_path: Path, stored_event: Path, stored: str
+) -> None:
+    # Valid JSON, but not the list a move's warnings are (a hand-edited file): named, not a traceback.
+    database = tmp_path / "event.sqlite"
+    shutil.copy(stored_event, database)
+    with sqlite3.connect(database) as db:
+        third = "SELECT game_id, ply FROM move ORDER BY game_id, ply LIMIT 1 OFFSET 2"
+        game_id, ply = db.execute(third).fetchone()
+        db.execute("UPDATE move SET warnings = ? WHERE game_id = ? AND ply = ?", (stored, game_id, ply))
+    before = stored_rows(database)
+    for command in (["report", database, "--out", tmp_path / "site"], ["pdn", "export", database]):
+        assert_refused(arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", repr(stored))
+    assert stored_rows(database) == before
+
+
+@pytest.mark.parametrize(("column", "stored"), [("tags", "[1, 2]"), ("white_identity", "null")])
+def test_a_game_value_of_the_wrong_kind_is_refused_naming_the_game(
+    tmp_path: Path, stored_event: Path, column: str, stored: str
+) -> None:
+    database = tmp_path / "event.sqlite"
+    shutil.copy(stored_event, database)
+    with sqlite3.connect(database) as db:
+        (game_id,) = db.execute("SELECT id FROM game ORDER BY id LIMIT 1").fetchone()
+        db.execute(f"UPDATE game SET {column} = ? WHERE id = ?", (stored, game_id))
+    before = stored_rows(database)
+    assert_refused(arbiter("pdn", "export", database, cwd=tmp_path), f"(id {game_id})", repr(stored))
+    assert stored_rows(database) == before
