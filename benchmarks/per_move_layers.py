@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 from harness_compare import compile_engine
@@ -56,8 +57,9 @@ def cpu() -> float:
     return time.process_time()  # user + system, every thread of this process
 
 
-async def engine_round_trips(engine_path: Path, searches: int) -> float:
-    """CPU seconds per search of two instant engines searched in turn."""
+@contextlib.asynccontextmanager
+async def instant_engines(engine_path: Path) -> AsyncIterator[list[HubEngine]]:
+    """Two copies of the instant Hub engine, opened for English checkers and ended afterwards."""
     engines = [
         HubEngine(EngineConfig(name=f"instant-{seed}", command=[str(engine_path), "-", str(seed)]))
         for seed in (1, 2)
@@ -65,6 +67,15 @@ async def engine_round_trips(engine_path: Path, searches: int) -> float:
     try:
         for engine in engines:
             await engine.open("english")
+        yield engines
+    finally:
+        for engine in engines:
+            await engine.quit()
+
+
+async def engine_round_trips(engine_path: Path, searches: int) -> float:
+    """CPU seconds per search of two instant engines searched in turn."""
+    async with instant_engines(engine_path) as engines:
         began = cpu()
         for number in range(searches):
             search = await engines[number % 2].begin_search(
@@ -73,9 +84,6 @@ async def engine_round_trips(engine_path: Path, searches: int) -> float:
             if await search.wait(60.0) is None:
                 sys.exit("error: an instant engine gave no move within a minute")
         return (cpu() - began) / searches
-    finally:
-        for engine in engines:
-            await engine.quit()
 
 
 class _Answered(SearchHandle):

@@ -29,9 +29,16 @@ from types import FrameType
 from typing import Any
 
 from harness_compare import compile_engine
-from per_move_layers import ENGLISH_START, MAX_PLIES, _Book, _Scripted, random_games, referee_plies
+from per_move_layers import (
+    ENGLISH_START,
+    MAX_PLIES,
+    _Book,
+    _Scripted,
+    instant_engines,
+    random_games,
+    referee_plies,
+)
 
-from arbiter.engines import EngineConfig, HubEngine
 from arbiter.engines.level import Clock
 from arbiter.referee.game import play_game
 from arbiter.referee.record import GameRecord, PlayerRecord
@@ -78,13 +85,7 @@ class Tally:
 
 
 async def engine_searches(engine_path: Path, searches: int, tally: Tally) -> None:
-    engines = [
-        HubEngine(EngineConfig(name=f"instant-{seed}", command=[str(engine_path), "-", str(seed)]))
-        for seed in (1, 2)
-    ]
-    try:
-        for engine in engines:
-            await engine.open("english")
+    async with instant_engines(engine_path) as engines:
         for number in range(searches + 20):
             if number == 20:  # the first searches warm the caches up
                 tally.on()
@@ -93,9 +94,6 @@ async def engine_searches(engine_path: Path, searches: int, tally: Tally) -> Non
             )
             await search.wait(60.0)
         tally.off()
-    finally:
-        for engine in engines:
-            await engine.quit()
 
 
 @dataclass(frozen=True)

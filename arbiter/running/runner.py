@@ -327,10 +327,11 @@ class TournamentRunner:
         return summary
 
     def _after_game(self, tournament_id: int) -> None:
-        """Run the after-game hook (the report) in a thread, one at a time, never in the engines' way.
+        """Tell the hooks a game was stored: `game_stored` at once (the site's publisher, a note for its
+        next batch), `after_game` in a thread, one at a time, never in the engines' way.
 
         The event loop reads the engines' answers and times them, so nothing slow may run on it. When
-        games end while a refresh is running, one more refresh follows it.
+        games end while `after_game` is running, it runs once more after it.
         """
         if self.game_stored is not None:
             try:

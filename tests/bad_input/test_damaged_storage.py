@@ -280,18 +280,30 @@ def test_damage_met_after_opening_is_a_message_not_a_traceback(
     assert "error: the database failed" in err and "arbiter db check" in err, err
 
 
-def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
-    tmp_path: Path, stored_event: Path
-) -> None:
-    # An edited file passes SQLite's checks; what cannot be read back is named, not a traceback.
+def third_move_edited(stored_event: Path, tmp_path: Path, column: str, value: str) -> tuple[Path, int, int]:
+    """A copy of the stored event whose third stored move holds ``value`` in ``column``, as a hand edit
+    leaves it (SQLite's checks pass): (the copy, that move's game id, its ply)."""
     database = tmp_path / "event.sqlite"
     shutil.copy(stored_event, database)
     with sqlite3.connect(database) as db:
         third = "SELECT game_id, ply FROM move ORDER BY game_id, ply LIMIT 1 OFFSET 2"
         game_id, ply = db.execute(third).fetchone()
-        db.execute("UPDATE move SET side = 'purple' WHERE game_id = ? AND ply = ?", (game_id, ply))
+        db.execute(f"UPDATE move SET {column} = ? WHERE game_id = ? AND ply = ?", (value, game_id, ply))
+    return database, game_id, ply
+
+
+def reading_commands(database: Path, tmp_path: Path) -> list[list[str | Path]]:
+    """The commands that read every stored move back: a report and a PDN export."""
+    return [["report", database, "--out", tmp_path / "site"], ["pdn", "export", database]]
+
+
+def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
+    tmp_path: Path, stored_event: Path
+) -> None:
+    # An edited file passes SQLite's checks; what cannot be read back is named, not a traceback.
+    database, game_id, ply = third_move_edited(stored_event, tmp_path, "side", "purple")
     before = stored_rows(database)
-    for command in (["report", database, "--out", tmp_path / "site"], ["pdn", "export", database]):
+    for command in reading_commands(database, tmp_path):
         assert_refused(
             arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'"
         )
@@ -303,14 +315,9 @@ def test_a_json_value_of_the_wrong_kind_is_refused_naming_the_game_and_ply(
     tmp_path: Path, stored_event: Path, stored: str
 ) -> None:
     # Valid JSON, but not the list a move's warnings are (a hand-edited file): named, not a traceback.
-    database = tmp_path / "event.sqlite"
-    shutil.copy(stored_event, database)
-    with sqlite3.connect(database) as db:
-        third = "SELECT game_id, ply FROM move ORDER BY game_id, ply LIMIT 1 OFFSET 2"
-        game_id, ply = db.execute(third).fetchone()
-        db.execute("UPDATE move SET warnings = ? WHERE game_id = ? AND ply = ?", (stored, game_id, ply))
+    database, game_id, ply = third_move_edited(stored_event, tmp_path, "warnings", stored)
     before = stored_rows(database)
-    for command in (["report", database, "--out", tmp_path / "site"], ["pdn", "export", database]):
+    for command in reading_commands(database, tmp_path):
         assert_refused(arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", repr(stored))
     assert stored_rows(database) == before
 
