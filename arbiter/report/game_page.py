@@ -17,8 +17,8 @@ from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
 from arbiter.report.inputs import EventInfo, GameEntry
 from arbiter.report.move_table import MoveRow, move_table_rows
-from arbiter.report.pdn_export import game_pdn, pdn_result
 from arbiter.report.replay import Replay, pv_text, replay
+from arbiter.report.site_pdn import game_pdn, pdn_result
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
 from arbiter.rules.geometry import Geometry

@@ -26,7 +26,7 @@ from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour
 from arbiter.report.inputs import EventInfo, GameEntry, SiteError
 from arbiter.report.lines import entry_line
 from arbiter.report.pages import PageWriter, write_game_pages
-from arbiter.report.pdn_export import event_pdn
+from arbiter.report.site_pdn import event_pdn
 from arbiter.report.summary import summarize
 from arbiter.report.templating import code_fingerprint, templates_dir
 

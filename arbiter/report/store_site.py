@@ -38,9 +38,9 @@ from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour
 from arbiter.report.inputs import EventInfo, GameEntry, OpeningInfo
 from arbiter.report.lines import Line, entry_line, stored_line, stored_opening
 from arbiter.report.pages import PageWriter, write_game_pages
-from arbiter.report.pdn_export import game_pdn
 from arbiter.report.replay import replay
 from arbiter.report.site import MANIFEST, SiteBuild
+from arbiter.report.site_pdn import game_pdn
 from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
 from arbiter.store import GameLine, RunStore, StoredGame
