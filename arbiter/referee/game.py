@@ -129,14 +129,9 @@ def ending_words(end: GameEnd, to_move: Color) -> str:
 
 
 def engine_info(info: Info) -> EngineInfo:
-    return EngineInfo(
-        depth=info.depth,
-        score=info.score,
-        nodes=info.nodes,
-        time=info.time,
-        nps=info.nps,
-        pv=list(info.pv),
-        extra=dict(info.extra),
+    """An engine's last ``info`` as its move's record keeps it (``Info`` holds typed values already)."""
+    return EngineInfo.trusted(
+        info.depth, info.score, info.nodes, info.time, info.nps, list(info.pv), dict(info.extra)
     )
 
 
