@@ -94,7 +94,11 @@ def level_line(level: Level) -> str:
     if isinstance(level, Clock):  # the usual level, looked at first
         left = format_seconds(level.time)
         text = f"level time={left}" if level.moves is None else f"level moves={level.moves} time={left}"
-        return text if level.inc is None else f"{text} inc={_increment_text(level.inc)}"
+        inc = level.inc
+        if inc is None:
+            return text
+        # Told at every move, written once: a game has one or two increments (a text is never empty).
+        return f"{text} inc={_INCREMENTS.get(inc) or _remember_increment(inc)}"
     match level:
         case Depth(plies):
             return f"level depth={plies}"
@@ -107,13 +111,11 @@ def level_line(level: Level) -> str:
     raise TypeError(f"not a search level: {level!r}")
 
 
-_INCREMENTS: dict[float, str] = {}  # an increment's text: a game has one or two, told at every move
+_INCREMENTS: dict[float, str] = {}  # the text of each increment told so far (a few dozen at most)
 
 
-def _increment_text(seconds: float) -> str:
-    text = _INCREMENTS.get(seconds)
-    if text is None:
-        text = format_seconds(seconds)
-        if len(_INCREMENTS) < 64:
-            _INCREMENTS[seconds] = text
+def _remember_increment(seconds: float) -> str:
+    text = format_seconds(seconds)
+    if len(_INCREMENTS) < 64:
+        _INCREMENTS[seconds] = text
     return text

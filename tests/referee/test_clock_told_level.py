@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arbiter.engines.hub_wire import format_seconds
 from arbiter.engines.level import Clock, Depth, MoveTime, Nodes, level_line
 from arbiter.referee.clock import ClockLoss, JumpSituation, Level, PlayerClock, parse_time_control
 from arbiter.referee.told_level import search_level
@@ -84,3 +85,11 @@ def test_a_late_move_is_lost_to_the_deadline_that_passed_first_the_main_clock_on
     assert outcome.loss is expected
     if expected is None:
         assert outcome.remaining == max(0.0, clock_seconds * scale - elapsed)
+
+
+@given(time=SECONDS, inc=st.floats(min_value=0.0, max_value=1e6, allow_nan=False))
+def test_the_level_line_says_the_increment_the_same_every_time_it_is_told(time: float, inc: float) -> None:
+    level = Clock.trusted(time, None, inc)
+    line = f"level time={format_seconds(time)} inc={format_seconds(inc)}"
+    assert level_line(level) == line
+    assert level_line(level) == line  # the increment's text remembered from the first move
