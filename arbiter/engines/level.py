@@ -58,6 +58,20 @@ class Clock:
         if self.moves is not None and self.moves < 1:
             raise ValueError(f"moves to the time control must be at least 1, not {self.moves}")
 
+    @classmethod
+    def trusted(cls, time: float, moves: int | None, inc: float | None) -> Clock:
+        """A clock level whose values the caller has already checked, made without checking them again:
+        the referee's clock tells one at nearly every move, from a time control validated when it was
+        read (finite seconds of 0 or more, a move count of at least 1). The result is the one the
+        checking constructor makes, equal and with the same attributes."""
+        clock = _new(cls)
+        _set_attribute(clock, "__dict__", {"time": time, "moves": moves, "inc": inc})
+        return clock
+
+
+_new = object.__new__
+_set_attribute = object.__setattr__
+
 
 @dataclass(frozen=True)
 class Infinite:
@@ -80,7 +94,11 @@ def level_line(level: Level) -> str:
     if isinstance(level, Clock):  # the usual level, looked at first
         left = format_seconds(level.time)
         text = f"level time={left}" if level.moves is None else f"level moves={level.moves} time={left}"
-        return text if level.inc is None else f"{text} inc={_increment_text(level.inc)}"
+        inc = level.inc
+        if inc is None:
+            return text
+        # Told at every move, written once: a game has one or two increments (a text is never empty).
+        return f"{text} inc={_INCREMENTS.get(inc) or _remember_increment(inc)}"
     match level:
         case Depth(plies):
             return f"level depth={plies}"
@@ -93,13 +111,11 @@ def level_line(level: Level) -> str:
     raise TypeError(f"not a search level: {level!r}")
 
 
-_INCREMENTS: dict[float, str] = {}  # an increment's text: a game has one or two, told at every move
+_INCREMENTS: dict[float, str] = {}  # the text of each increment told so far (a few dozen at most)
 
 
-def _increment_text(seconds: float) -> str:
-    text = _INCREMENTS.get(seconds)
-    if text is None:
-        text = format_seconds(seconds)
-        if len(_INCREMENTS) < 64:
-            _INCREMENTS[seconds] = text
+def _remember_increment(seconds: float) -> str:
+    text = format_seconds(seconds)
+    if len(_INCREMENTS) < 64:
+        _INCREMENTS[seconds] = text
     return text

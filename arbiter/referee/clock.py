@@ -25,7 +25,7 @@ How time is kept (one ``PlayerClock`` per side):
   records a warning); a move that has not arrived one more (scaled) minute later is lost for improper
   delay. The main clock keeps running during a jump move: whichever deadline comes first decides, and
   running out of the main clock is always a loss on ``time``.
-- **What the engine is told** (``MoveBudget.level``) is its true remaining clock (increment included)
+- **What the engine is told** (``MoveBudget.told``) is its true remaining clock (increment included)
   with the moves left in the period, capped by the jump limit when one applies, so an engine that
   manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit>``: this one move
   must be made within that time. When the main clock is at or below the jump limit, the engine is told
@@ -34,10 +34,11 @@ How time is kept (one ``PlayerClock`` per side):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from enum import StrEnum
 
+from arbiter.engines.level import Clock, Depth, MoveTime, Nodes
+from arbiter.engines.level import Level as SearchLevel
 from arbiter.referee.timecontrol import (
     ClockStages,
     FixedDepth,
@@ -154,9 +155,9 @@ class MoveBudget:
     """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``).
     Made for every move, so a plain class rather than a frozen one: nothing changes it once made."""
 
-    level: Level
-    """What the engine is told: its remaining clock and the moves left in the period, or, when a jump
-    limit is shorter than that clock, ``moves=1`` and the jump limit."""
+    told: SearchLevel
+    """What the engine is told, as the engine layer sends it: its remaining clock and the moves left in
+    the period, or, when a jump limit is shorter than that clock, ``moves=1`` and the jump limit."""
     started_at: float
     jump_limit: float | None
     """Seconds allowed by the ACF jump limit for this move, or None when no jump limit applies."""
@@ -166,6 +167,19 @@ class MoveBudget:
     """After this moment the move is lost (margin included); None when nothing can be lost on time."""
     forfeit_reason: ClockLoss | None
     """Which loss ``forfeit_at`` is: ``time`` or ``improper_delay``."""
+
+    @property
+    def level(self) -> Level:
+        """``told`` as the clock's ``Level``, made when asked (the referee sends ``told`` itself)."""
+        told = self.told
+        if isinstance(told, Clock):
+            return Level(moves=told.moves, time=told.time, inc=told.inc)
+        if isinstance(told, MoveTime):
+            return Level(move_time=told.seconds)
+        if isinstance(told, Depth):
+            return Level(depth=told.plies)
+        assert isinstance(told, Nodes)  # the clock tells one of these four forms
+        return Level(nodes=told.count)
 
 
 @dataclass(slots=True)
@@ -187,19 +201,6 @@ class MoveOutcome:
         return self.loss is not None
 
 
-@dataclass(slots=True)
-class _ActiveMove:
-    """The move in progress (private, and made for every move: a plain class, not a frozen one)."""
-
-    budget: MoveBudget
-    available: float | None  # main clock at the start of the move, increment included
-    # Seconds after the start of the move; the deadlines include the margin.
-    main_deadline: float | None
-    delay_deadline: float | None
-    call_after: float | None
-    forfeit_after: float | None
-
-
 class PlayerClock:
     """One player's clock for one game under a time control.
 
@@ -216,14 +217,42 @@ class PlayerClock:
         self._periods = 0  # completed periods of a staged clock
         self._moves_in_period = 0
         self._moves_made = 0
-        self._active: _ActiveMove | None = None
         self._loss: ClockLoss | None = None
-        # The stage in force and its scaled increment, looked up again only when a period is completed.
-        self._current: Stage | None = None
+        # The move in progress: its budget (None between moves), the main clock at its start (increment
+        # included) and, in seconds after its start, when "Time" is called and when the move is lost
+        # (margin included). Kept on the clock rather than in an object made for every move.
+        self._budget: MoveBudget | None = None
+        self._available: float | None = None
+        self._call_after: float | None = None
+        self._forfeit_after: float | None = None
+        # The move count and scaled increment of the stage in force, looked up again only when a period
+        # is completed.
+        self._period_moves: int | None = None
         self._increment = 0.0
-        if isinstance(control.base, ClockStages):
-            self._remaining = control.scaled(control.base.stages[0].seconds)
+        # What does not change from move to move, worked out once: the jump limits and their grace
+        # (scaled), and the level of a control without a clock (``st=``, ``depth=``, ``nodes=``).
+        limits = control.jump_limits
+        self._jump_limits: tuple[float, float, float] | None = None
+        if limits is not None:
+            self._jump_limits = (
+                control.scaled(limits.one_way),
+                control.scaled(limits.several_ways),
+                control.scaled(limits.grace),
+            )
+        base = control.base
+        self._move_time: float | None = None
+        self._fixed: SearchLevel | None = None
+        if isinstance(base, ClockStages):
+            self._remaining = control.scaled(base.stages[0].seconds)
             self._enter_stage()
+        elif isinstance(base, FixedMoveTime):
+            self._move_time = control.scaled(base.seconds)
+            self._fixed = MoveTime(self._move_time)
+        elif isinstance(base, FixedDepth):
+            self._fixed = Depth(base.depth)
+        else:
+            assert isinstance(base, FixedNodes)
+            self._fixed = Nodes(base.nodes)
 
     @property
     def remaining(self) -> float | None:
@@ -233,10 +262,8 @@ class PlayerClock:
     @property
     def moves_to_go(self) -> int | None:
         """Moves left to play in the current period, this one included (None without a move count)."""
-        stage = self._current
-        if stage is None or stage.moves is None:
-            return None
-        return stage.moves - self._moves_in_period
+        moves = self._period_moves
+        return None if moves is None else moves - self._moves_in_period
 
     @property
     def moves_made(self) -> int:
@@ -249,7 +276,7 @@ class PlayerClock:
 
     @property
     def in_move(self) -> bool:
-        return self._active is not None
+        return self._budget is not None
 
     def start_move(self, now: float, jump: JumpSituation | None = None) -> MoveBudget:
         """Begin a move at ``now``: credit the increment and work out the level and the deadlines.
@@ -259,117 +286,111 @@ class PlayerClock:
         increment), since this one move is due within the limit; otherwise it says the remaining clock and
         the moves left in the period.
         """
-        if self._active is not None:
+        if self._budget is not None:
             raise ClockError("a move is already in progress on this clock")
         if self._loss is not None:
             raise ClockError(f"this clock already lost ({self._loss})")
-        control = self.control
         jump_limit: float | None = None
         grace = 0.0
-        if jump is not None and control.jump_limits is not None:
-            limits = control.jump_limits
-            jump_limit = control.scaled(limits.one_way if jump.capture_moves == 1 else limits.several_ways)
-            grace = control.scaled(limits.grace)
+        limits = self._jump_limits
+        if jump is not None and limits is not None:
+            one_way, several_ways, grace = limits
+            jump_limit = one_way if jump.capture_moves == 1 else several_ways
 
-        available: float | None = None
-        main_limit: float | None = None
-        base = control.base
-        stage = self._current
-        if stage is not None:
-            assert self._remaining is not None
+        told: SearchLevel
+        main_limit: float | None
+        available = self._remaining
+        if available is not None:  # a staged clock
             increment = self._increment
-            self._remaining += increment
-            available = main_limit = self._remaining
+            available += increment
+            self._remaining = main_limit = available
+            # Figures of the clock's own, from a validated control: the level is made without checks.
             if jump_limit is not None and jump_limit < available:
                 # The truthful budget: this one move is due within the jump limit.
-                level = Level(moves=1, time=jump_limit, inc=increment)
+                told = Clock.trusted(jump_limit, 1, increment)
             else:
-                moves_to_go = None if stage.moves is None else stage.moves - self._moves_in_period
-                level = Level(moves=moves_to_go, time=available, inc=increment)
-        elif isinstance(base, FixedMoveTime):
-            main_limit = control.scaled(base.seconds)
-            level = Level(move_time=main_limit if jump_limit is None else min(main_limit, jump_limit))
-        elif isinstance(base, FixedDepth):
-            level = Level(depth=base.depth)
+                moves = self._period_moves
+                if moves is not None:
+                    moves -= self._moves_in_period
+                told = Clock.trusted(available, moves, increment)
         else:
-            assert isinstance(base, FixedNodes)
-            level = Level(nodes=base.nodes)
+            main_limit = self._move_time  # ``st=``; None for ``depth=`` and ``nodes=``
+            assert self._fixed is not None
+            told = self._fixed
+            if main_limit is not None and jump_limit is not None:
+                told = MoveTime(min(main_limit, jump_limit))
 
         main_deadline = None if main_limit is None else main_limit + self.margin
-        delay_deadline: float | None = None
         call_after: float | None = None
         if jump_limit is None:  # most moves: the main clock's deadline, if any, is the only one
             forfeit_after, reason = main_deadline, None if main_deadline is None else ClockLoss.TIME
         else:
-            delay_deadline = jump_limit + grace + self.margin
-            forfeit_after, reason = _first_deadline(main_deadline, delay_deadline)
+            forfeit_after, reason = _first_deadline(main_deadline, jump_limit + grace + self.margin)
             # "Time" is only worth calling if the main clock has not fallen by then.
             if main_deadline is None or jump_limit < main_deadline:
                 call_after = jump_limit
         budget = MoveBudget(
-            level=level,
-            started_at=now,
-            jump_limit=jump_limit,
-            time_call_at=None if call_after is None else now + call_after,
-            forfeit_at=None if forfeit_after is None else now + forfeit_after,
-            forfeit_reason=reason,
+            told,
+            now,
+            jump_limit,
+            None if call_after is None else now + call_after,
+            None if forfeit_after is None else now + forfeit_after,
+            reason,
         )
-        self._active = _ActiveMove(
-            budget, available, main_deadline, delay_deadline, call_after, forfeit_after
-        )
+        self._budget = budget
+        self._available = available
+        self._call_after = call_after
+        self._forfeit_after = forfeit_after
         return budget
 
     def finish_move(self, elapsed: float) -> MoveOutcome:
         """The move arrived ``elapsed`` seconds after ``start_move``: charge it and judge it."""
         if elapsed < 0:
             raise ValueError(f"a move cannot take negative time ({elapsed})")
-        active = self._take_active()
-        main = math.inf if active.main_deadline is None else active.main_deadline
-        delay = math.inf if active.delay_deadline is None else active.delay_deadline
-        loss: ClockLoss | None = None
-        # Only the deadline that passed first counts; the main clock's on a tie.
-        if elapsed > delay and delay < main:
-            loss = ClockLoss.IMPROPER_DELAY
-        elif elapsed > main:
-            loss = ClockLoss.TIME
-        return self._settle(active, elapsed, loss)
+        budget = self._budget
+        if budget is None:
+            raise ClockError("no move is in progress on this clock")
+        self._budget = None
+        # Only the deadline that passes first counts (the main clock's on a tie): ``forfeit_after`` is
+        # that one, and the budget's ``forfeit_reason`` says which it is.
+        forfeit_after = self._forfeit_after
+        late = forfeit_after is not None and elapsed > forfeit_after
+        return self._settle(elapsed, budget.forfeit_reason if late else None)
 
     def expire(self) -> MoveOutcome:
         """No move arrived by ``forfeit_at``: the move is lost for ``forfeit_reason``."""
-        active = self._active
-        if active is None:
+        budget = self._budget
+        if budget is None:
             raise ClockError("no move is in progress on this clock")
-        reason = active.budget.forfeit_reason
-        if active.forfeit_after is None or reason is None:
+        reason, forfeit_after = budget.forfeit_reason, self._forfeit_after
+        if forfeit_after is None or reason is None:
             raise ClockError("this move has no deadline, so it cannot expire")
-        self._active = None
-        return self._settle(active, active.forfeit_after, reason)
+        self._budget = None
+        return self._settle(forfeit_after, reason)
 
-    def _take_active(self) -> _ActiveMove:
-        if self._active is None:
-            raise ClockError("no move is in progress on this clock")
-        active, self._active = self._active, None
-        return active
-
-    def _settle(self, active: _ActiveMove, elapsed: float, loss: ClockLoss | None) -> MoveOutcome:
-        time_called = active.call_after is not None and elapsed > active.call_after
-        if active.available is not None:
+    def _settle(self, elapsed: float, loss: ClockLoss | None) -> MoveOutcome:
+        """Charge the move that just ended (its budget already cleared)."""
+        call_after = self._call_after
+        time_called = call_after is not None and elapsed > call_after
+        available = self._available
+        if available is not None:
             # An overrun within the margin is forgiven: the clock reads 0, not a debt.
-            self._remaining = max(0.0, active.available - elapsed)
+            left = available - elapsed
+            self._remaining = left if left > 0.0 else 0.0
         if loss is not None:
             self._loss = loss
             return MoveOutcome(elapsed, self._remaining, time_called, loss)
         self._moves_made += 1
-        added = self._count_move_in_period()
+        added = 0.0
+        period_moves = self._period_moves
+        if period_moves is not None:
+            self._moves_in_period += 1
+            if self._moves_in_period >= period_moves:
+                added = self._next_period()
         return MoveOutcome(elapsed, self._remaining, time_called, None, added)
 
-    def _count_move_in_period(self) -> float:
-        stage = self._current
-        if stage is None or stage.moves is None:
-            return 0.0
-        self._moves_in_period += 1
-        if self._moves_in_period < stage.moves:
-            return 0.0
+    def _next_period(self) -> float:
+        """The last move of a period was made: the next stage's time is added to what is left."""
         self._periods += 1
         self._moves_in_period = 0
         next_stage = self._enter_stage()
@@ -379,11 +400,12 @@ class PlayerClock:
         return added
 
     def _enter_stage(self) -> Stage | None:
-        """Look up the stage in force after the completed periods (and its scaled increment)."""
+        """Look up the stage in force after the completed periods (its move count, scaled increment)."""
         base = self.control.base
-        self._current = base.stage(self._periods) if isinstance(base, ClockStages) else None
-        self._increment = 0.0 if self._current is None else self.control.scaled(self._current.increment)
-        return self._current
+        stage = base.stage(self._periods) if isinstance(base, ClockStages) else None
+        self._period_moves = None if stage is None else stage.moves
+        self._increment = 0.0 if stage is None else self.control.scaled(stage.increment)
+        return stage
 
 
 def _first_deadline(main: float | None, delay: float | None) -> tuple[float | None, ClockLoss | None]:

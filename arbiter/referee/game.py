@@ -53,10 +53,11 @@ from arbiter.referee.record import (
     Winner,
 )
 from arbiter.referee.setup import GameSetup
-from arbiter.referee.told_level import search_level
 from arbiter.rules import Color, EndReason, Game, GameEnd, Move, Position
 
 FORCED_MOVE_NOTE = "forced move, played by the referee"
+
+_SIDES = (Side.WHITE, Side.BLACK)  # a colour's side in the record, by the colour's value
 
 _END_REASONS = {
     EndReason.NO_PIECES: Termination.NO_PIECES,
@@ -127,17 +128,10 @@ def ending_words(end: GameEnd, to_move: Color) -> str:
     return f"by the {end.rule}"
 
 
-def engine_info(info: Info | None) -> EngineInfo | None:
-    if info is None:
-        return None
-    return EngineInfo(
-        depth=info.depth,
-        score=info.score,
-        nodes=info.nodes,
-        time=info.time,
-        nps=info.nps,
-        pv=list(info.pv),
-        extra=dict(info.extra),
+def engine_info(info: Info) -> EngineInfo:
+    """An engine's last ``info`` as its move's record keeps it (``Info`` holds typed values already)."""
+    return EngineInfo.trusted(
+        info.depth, info.score, info.nodes, info.time, info.nps, list(info.pv), dict(info.extra)
     )
 
 
@@ -151,11 +145,11 @@ class _SearchBase:
     mules: tuple[int, ...]
 
     @classmethod
-    def of(cls, game: Game) -> _SearchBase:
-        position = game.position
+    def of(cls, ply: int, position: Position) -> _SearchBase:
+        """The base at ``position``, reached after ``ply`` plies."""
         # Most variants have no mules: their squares are not looked up after every irreversible move.
         mules = tuple(position.mule_squares()) if position.mules else ()
-        return cls(game.ply, position.hub(), mules)
+        return cls(ply, position.hub(), mules)
 
 
 @dataclass(slots=True)
@@ -201,6 +195,7 @@ class Referee:
         self.game = Game(self.prepared.variant, self.prepared.start)
         self.observer = observer if observer is not None else GameObserver()
         self.adjudicator = ScoreAdjudicator(setup.rules.draw_adjudication, setup.rules.win_adjudication)
+        self._adjudicating = self.adjudicator.active
         self._overhead = overhead
         self._done_at: float | None = None
         self._hub_moves: list[str] = []
@@ -246,8 +241,8 @@ class Referee:
             if record.outcome is not None:
                 break
             self._play(move, from_opening=True)
-        self._check_rules()
-        self._recent_base = self._opening_base = _SearchBase.of(self.game)
+        self._check_rules(self.game.ply)
+        self._recent_base = self._opening_base = _SearchBase.of(self.game.ply, self.game.position)
         if record.outcome is None:
             await self._start_engines()
         while record.outcome is None:
@@ -265,14 +260,18 @@ class Referee:
 
     async def _turn(self) -> None:
         game = self.game
-        color = game.turn
         position = game.position
+        color = position.turn
         legal: list[Move] | None = None
         if self._history_rule:
             legal = game.legal_moves()  # with the rules on earlier moves (Frisian's king-move limit)
             count, captures = len(legal), legal[0].is_capture
         else:  # no Move objects are built for the moves the engine does not play
-            count, captures = position.legal_move_count(), position.has_capture()
+            captures = position.has_capture()
+            # The moves are counted only for what asks the count (most games: nothing asks it).
+            count = 0
+            if self._auto_forced_moves or (captures and self._jump_limits[color]):
+                count = position.legal_move_count()
         clock = self.clocks[color]
         if self._auto_forced_moves and count == 1:
             clock.start_move(time.monotonic())
@@ -295,7 +294,7 @@ class Referee:
             handle = await self.engines[color].begin_search(
                 base.hub,
                 self._hub_moves[base.ply :],
-                search_level(budget.level),
+                budget.told,
                 draw_offered,
                 mules=base.mules,
             )
@@ -389,7 +388,7 @@ class Referee:
         # A move measured past the limit counts as called even if it came before ``stop`` was sent.
         if turn.time_called or outcome.time_called:
             self._note_time_call(turn, f"the move came after {outcome.elapsed:.3f} s")
-        if outcome.lost:
+        if outcome.loss is not None:
             self._clock_forfeit(turn, outcome, result)
             return
         if result.resigned:
@@ -427,7 +426,7 @@ class Referee:
         )
         if result.offers_draw:
             self._offer_to = color.opponent
-        if self.record is not None and self.record.outcome is None and self.adjudicator.active:
+        if self._adjudicating and self.record is not None and self.record.outcome is None:
             verdict = self.adjudicator.add(color, info.score if info is not None else None, self.game.ply)
             if verdict is not None:
                 termination = Termination.ADJUDICATION_DRAW
@@ -451,12 +450,13 @@ class Referee:
         """Play a legal move and record it with what is known about it."""
         game = self.game
         before = game.position
+        ply = game.ply + 1  # the ply of this move, and the plies played after it
         irreversible = game.is_irreversible(move)
         hub = format_hub(move)
         # Made without validation: the referee checked every value (see ``MoveRecord.trusted``).
         entry = MoveRecord.trusted(
-            game.ply + 1,
-            Side.WHITE if before.turn is Color.WHITE else Side.BLACK,
+            ply,
+            _SIDES[before.turn],
             format_pdn(before, move),
             hub,
             from_opening,
@@ -464,20 +464,20 @@ class Referee:
             clock,
             warnings if warnings is not None else [],
             draw_offered,
-            engine_info(info),
+            None if info is None else engine_info(info),
         )
         game.play(move)
         self._hub_moves.append(hub)
         if irreversible:
-            self._recent_base = _SearchBase.of(game)
+            self._recent_base = _SearchBase.of(ply, game.position)
         assert self.record is not None
         self.record.moves.append(entry)
         if self._tells_moves:
             self._unannounced.append((entry, game.position))
-        self._check_rules()
+        self._check_rules(ply)
 
-    def _check_rules(self) -> None:
-        """End the game if the rules or the length limit say so after the last move."""
+    def _check_rules(self, ply: int) -> None:
+        """End the game if the rules or the length limit say so after the last move (``ply`` plies)."""
         end: GameEnd | None = self.game.end
         if end is not None:
             termination = _END_REASONS[end.reason]
@@ -486,7 +486,7 @@ class Referee:
             self._end(end.winner, termination, ending_words(end, self.game.position.turn), rule)
             return
         limit = self._max_plies
-        if limit is not None and self.game.ply >= limit:
+        if limit is not None and ply >= limit:
             self._end(None, Termination.MAX_LENGTH, f"the game reached the limit of {limit} plies")
 
     def _forfeit(self, color: Color, fault: EngineFault) -> None:

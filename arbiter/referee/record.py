@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, computed_field, model_validator
 
@@ -225,6 +225,33 @@ class EngineInfo(_Model):
             extra[key] = "" if value is None else value
         return cls(**known, extra=extra)
 
+    @classmethod
+    def trusted(
+        cls,
+        depth: int | None,
+        score: float | None,
+        nodes: int | None,
+        time: float | None,
+        nps: float | None,
+        pv: list[str],
+        extra: dict[str, str],
+    ) -> EngineInfo:
+        """Engine info whose values already have their types (the engine layer read them as numbers),
+        made without validating them again: the referee records one with every move of an engine that
+        sends ``info``. Every field is given, so the record is the one validation would make."""
+        return _unvalidated(
+            cls,
+            {
+                "depth": depth,
+                "score": score,
+                "nodes": nodes,
+                "time": time,
+                "nps": nps,
+                "pv": pv,
+                "extra": extra,
+            },
+        )
+
 
 _INFO_NUMBERS: dict[str, type[int] | type[float]] = {
     "depth": int,
@@ -291,27 +318,38 @@ class MoveRecord(_Model):
         """A record of values the referee has already checked (a ply from 1 on, a measured time of 0 or
         more), made without validating them again: the referee makes one for every move. Every field is
         given, so the record is the one validation would make (``fields_set`` included)."""
-        entry = cls.__new__(cls)
-        values = {
-            "ply": ply,
-            "side": side,
-            "text": text,
-            "hub": hub,
-            "from_opening": from_opening,
-            "elapsed": elapsed,
-            "clock": clock,
-            "warnings": warnings,
-            "draw_offered": draw_offered,
-            "info": info,
-        }
-        # What ``model_construct`` sets, without its loop over the fields and their defaults.
-        _set_attribute(entry, "__dict__", values)
-        _set_attribute(entry, "__pydantic_fields_set__", set(values))
-        _set_attribute(entry, "__pydantic_extra__", None)
-        _set_attribute(entry, "__pydantic_private__", None)
-        return entry
+        return _unvalidated(
+            cls,
+            {
+                "ply": ply,
+                "side": side,
+                "text": text,
+                "hub": hub,
+                "from_opening": from_opening,
+                "elapsed": elapsed,
+                "clock": clock,
+                "warnings": warnings,
+                "draw_offered": draw_offered,
+                "info": info,
+            },
+        )
 
 
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _unvalidated(cls: type[_M], values: dict[str, Any]) -> _M:
+    """A model of ``values``, every field given, as ``model_construct`` makes it without its loop over
+    the fields and their defaults."""
+    model = _new(cls)
+    _set_attribute(model, "__dict__", values)
+    _set_attribute(model, "__pydantic_fields_set__", set(values))
+    _set_attribute(model, "__pydantic_extra__", None)
+    _set_attribute(model, "__pydantic_private__", None)
+    return model
+
+
+_new = object.__new__
 _set_attribute = object.__setattr__
 
 

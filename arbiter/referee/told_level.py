@@ -1,4 +1,7 @@
-"""The clock's told level (``clock.Level``) as the engine layer's search level (``engines.level``)."""
+"""A clock ``Level`` as the engine layer's search level (``engines.level``).
+
+The clock makes the search level itself (``MoveBudget.told``, what the referee sends); this is the way
+back from its ``MoveBudget.level`` view, for code that holds a ``clock.Level``."""
 
 from __future__ import annotations
 
