@@ -99,9 +99,8 @@ class HubSearch(SearchHandle):
         ponder = fields.get("ponder")
         if ponder is not None and not is_move_text(ponder):
             ponder = None
-        # Every field in order, by position: made for every move, and cheaper so than by keyword.
         board, stopped = fields.get("board"), self._stop_sent
-        self._settle(SearchResult(move, False, "draw" in flags, ponder, infos, elapsed, stopped, None, board))
+        self._settle(SearchResult.moved(move, "draw" in flags, ponder, infos, elapsed, stopped, board))
 
     def _output_unread(self) -> bool:
         return self._engine._output_unread()
@@ -379,12 +378,15 @@ class HubEngine(EngineClient):
                 self._fail(Garbage(self.name, f"printed bytes that are not UTF-8: {_preview(line)}"))
             return
         self.comm_log.received(text)
-        if self._broken is not None or not text.strip():
+        if self._broken is not None:
             return
         try:
             message = parse_line(text)
         except HubSyntaxError as error:
-            self._fail(Garbage(self.name, f"printed {error}: {_preview(line)}"))
+            # parse_line refuses every blank line (white space only), which says nothing: looked for
+            # only here, not for every line.
+            if text.strip():
+                self._fail(Garbage(self.name, f"printed {error}: {_preview(line)}"))
             return
         if logger.isEnabledFor(DEBUG):
             logger.debug("%s > %s", self.name, text)

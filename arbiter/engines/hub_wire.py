@@ -27,8 +27,11 @@ class HubSyntaxError(ValueError):
     """A line that cannot be read as Hub text."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class HubLine:
+    """One line read (or to write). Not frozen: one is made for every line an engine prints, and a
+    frozen dataclass sets each field through ``object.__setattr__``."""
+
     command: str
     fields: dict[str, str] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()
@@ -38,13 +41,15 @@ def parse_line(text: str) -> HubLine:
     """Read one line (without its newline). Raises HubSyntaxError for text that is not Hub."""
     # Printable ASCII (every ``done``, most lines) holds no control character and no tab: the pattern
     # that looks for them is asked only about the rest.
-    printable = text.isascii() and text.isprintable()
-    if not printable and _CONTROL.search(text):
+    if text.isascii():
+        if not text.isprintable() and _CONTROL.search(text):
+            raise HubSyntaxError("control characters in the line")
+        if '"' not in text:
+            line = _parse_plain(text)
+            if line is not None:
+                return line
+    elif _CONTROL.search(text):
         raise HubSyntaxError("control characters in the line")
-    if '"' not in text and text.isascii():
-        line = _parse_plain(text)
-        if line is not None:
-            return line
     return _parse_tokens(text)
 
 
