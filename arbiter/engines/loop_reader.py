@@ -97,6 +97,9 @@ class LoopReader:
         self._owns_fd = owns_fd
         self._sink = sink
         self._cutter = LineCutter(limits, separator)
+        # A command was written: the engine may print another ``output_bytes`` before it floods. The
+        # cutter's own method, called for every command without a step through this reader.
+        self.command_sent: Callable[[], None] = self._cutter.command_sent
         self._clock = ArrivalClock()
         self._pid = pid  # whose exit status is looked for at end-of-file (0: none)
         self._loop = asyncio.get_running_loop()
@@ -112,10 +115,6 @@ class LoopReader:
 
     def start(self) -> None:
         self._watch(True)
-
-    def command_sent(self) -> None:
-        """A command was written: the engine may print another ``output_bytes`` before it floods."""
-        self._cutter.command_sent()
 
     def drain(self) -> None:
         """Read and drop whatever comes from now on, so a blocked writer can reach its exit."""

@@ -1,16 +1,20 @@
-"""What the Hub client makes of each line an engine prints, and of the `done` that ends a search: the
-quick paths taken for every answer give what the careful ones give."""
+"""What the Hub client makes of each line an engine prints, and of the `done` that ends a search, and
+when it writes: the quick paths taken for every answer and every command give what the careful ones
+give."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 
 import pytest
+from engine_layer_support import engine_command
 
 from arbiter.engines import EngineConfig
-from arbiter.engines.faults import Garbage
+from arbiter.engines.faults import EngineFault, Garbage
 from arbiter.engines.hub import HubEngine
+from arbiter.engines.process import EngineProcess
 from arbiter.engines.results import Info, SearchResult
 
 
@@ -59,3 +63,26 @@ def test_a_result_made_for_a_move_is_frozen_as_any_other() -> None:
     made = SearchResult.moved("32-28", False, None, (), 0.0, False, None)
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.move = "9-13"  # type: ignore[misc]
+
+
+class _Deaf:
+    """A process listener that hears nothing it is told."""
+
+    def on_line(self, line: bytes, at: float) -> None: ...
+
+    def on_stream_fault(self, fault: EngineFault) -> None: ...
+
+    def on_gone(self) -> None: ...
+
+
+def test_nothing_is_written_to_an_engine_once_it_has_exited(tmp_path: Path) -> None:
+    async def main() -> None:
+        config = EngineConfig(name="exits", command=engine_command("exit_at_start.py"))
+        process = await EngineProcess.spawn(config, stderr_log=tmp_path / "e.log", listener=_Deaf())
+        try:
+            assert await process.wait_exit(10.0)
+            assert process.write(b"go think\n") is False
+        finally:
+            await process.shutdown(1.0, 1.0)
+
+    asyncio.run(main())
