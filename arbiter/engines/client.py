@@ -48,6 +48,11 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
+    # Until the search ends: class-level, as a handle is made for every move.
+    _result: SearchResult | None = None
+    _fault: EngineFault | None = None
+    _finished = False
+
     def __init__(
         self, started: float, alarm: Alarm | None = None, loop: asyncio.AbstractEventLoop | None = None
     ) -> None:
@@ -55,9 +60,6 @@ class SearchHandle(ABC):
         # The engine's loop, known to its client: asking asyncio for the running loop at every wait
         # costs a system call (a fork check) in each.
         self._loop = loop
-        self._result: SearchResult | None = None
-        self._fault: EngineFault | None = None
-        self._finished = False
         # The calls waiting for the end of the search (the referee's, usually alone).
         self._waiters: list[asyncio.Future[None]] = []
         # Wakes a wait at its timeout: the engine's, kept armed from one search to the next, or (a

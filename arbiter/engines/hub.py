@@ -59,11 +59,14 @@ def _preview(raw: bytes) -> str:
 class HubSearch(SearchHandle):
     """One `go` and the `done` that ends it."""
 
+    # Class-level, as a handle is made for every move: most searches are never stopped, and many
+    # moves have no info (the deque is made at the first).
+    _infos: deque[Mapping[str, str]] | None = None
+    _stop_sent = False
+
     def __init__(self, engine: HubEngine, started: float) -> None:
         super().__init__(started, engine._alarm, engine._loop)
         self._engine = engine
-        self._infos: deque[Mapping[str, str]] | None = None  # made at the first info: many moves have none
-        self._stop_sent = False
 
     @property
     def stop_sent(self) -> bool:
