@@ -256,7 +256,7 @@ class HubEngine(EngineClient):
                 raise ValueError(f"not a Hub move: {move!r}")
         self._moves_checked = moves
         search = self._search
-        if search is not None and not search.finished:
+        if search is not None and not search._finished:
             await self._settle_search()
         self._check_usable()
         # Put together directly: a checked position and checked moves hold nothing to quote but spaces.
@@ -394,7 +394,9 @@ class HubEngine(EngineClient):
         if logger.isEnabledFor(DEBUG):
             logger.debug("%s > %s", self.name, text)
         command = message.command
-        search = self._search if self._search is not None and not self._search.finished else None
+        search = self._search
+        if search is not None and search._finished:  # the attribute, not the property: every line
+            search = None
         if command == "info":
             if search is not None:
                 search._add_info(message.fields)

@@ -192,22 +192,17 @@ class LoopReader:
             return True
         if self._draining:
             return True
-        why = self._take(data, at, now)
-        if why is not None:
-            self._pending.append(functools.partial(self._sink.stream_stopped, why))
-            self._stopped = True
-            self._watch(False)
-        return True
-
-    def _take(self, data: bytes, at: float, now: bool = False) -> str | None:
-        """Cut ``data`` into lines and hand them on (see ``_read``); the reason to stop reading, if any."""
         lines, why = self._cutter.cut(data)
         if lines:
             if now and not self._pending:
                 self._sink.lines_read(lines, at)
             else:
                 self._pending.append(functools.partial(self._sink.lines_read, lines, at))
-        return why
+        if why is not None:
+            self._pending.append(functools.partial(self._sink.stream_stopped, why))
+            self._stopped = True
+            self._watch(False)
+        return True
 
     def _end_of_stream(self) -> None:
         self._at_end = True
