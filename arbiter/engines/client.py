@@ -52,6 +52,7 @@ class SearchHandle(ABC):
     _result: SearchResult | None = None
     _fault: EngineFault | None = None
     _finished = False
+    _own_alarm = False  # the alarm is the handle's own (see __init__)
 
     def __init__(
         self, started: float, alarm: Alarm | None = None, loop: asyncio.AbstractEventLoop | None = None
@@ -64,8 +65,10 @@ class SearchHandle(ABC):
         self._waiters: list[asyncio.Future[None]] = []
         # Wakes a wait at its timeout: the engine's, kept armed from one search to the next, or (a
         # handle made on its own) one of the handle's, disarmed when the search ends.
-        self._own_alarm = alarm is None
-        self._alarm = Alarm() if alarm is None else alarm
+        if alarm is None:
+            self._own_alarm = True
+            alarm = Alarm()
+        self._alarm = alarm
 
     @property
     def finished(self) -> bool:

@@ -250,7 +250,8 @@ class HubEngine(EngineClient):
         # The referee sends the moves since a position again and again, one more each time: only the
         # ones not checked at the last search are checked now.
         checked = self._moves_checked
-        fresh = moves[len(checked) :] if moves[: len(checked)] == checked else moves
+        known = len(checked)
+        fresh = moves[known:] if moves[:known] == checked else moves
         for move in fresh:
             if not is_move_text(move):
                 raise ValueError(f"not a Hub move: {move!r}")

@@ -45,33 +45,27 @@ def parse_line(text: str) -> HubLine:
         if not text.isprintable() and _CONTROL.search(text):
             raise HubSyntaxError("control characters in the line")
         if '"' not in text:
-            line = _parse_plain(text)
-            if line is not None:
-                return line
+            # Without quotes, in ASCII and without control characters (most of what engines print, every
+            # ``done``): read here by splitting it at its spaces and tabs, the only white space it can
+            # hold, which is what ``_parse_tokens`` reads from it too. What that reader must read (and
+            # explain, if it is not Hub) goes on to it.
+            words = text.split()
+            if words and "=" not in words[0]:
+                fields: dict[str, str] = {}
+                flags: set[str] = set()
+                for word in words[1:]:
+                    key, equals, value = word.partition("=")
+                    if not equals:
+                        flags.add(word)
+                    elif not key:  # `=value` is not Hub: the token reader says where
+                        break
+                    else:
+                        fields[key] = value
+                else:
+                    return HubLine(words[0], fields, frozenset(flags) if flags else _NO_FLAGS)
     elif _CONTROL.search(text):
         raise HubSyntaxError("control characters in the line")
     return _parse_tokens(text)
-
-
-def _parse_plain(text: str) -> HubLine | None:
-    """A line without quotes, in ASCII and without control characters (most of what engines print, every
-    ``done``), read by splitting it at its spaces and tabs, the only white space such a line can hold:
-    what ``_parse_tokens`` reads from it too. None for anything ``_parse_tokens`` must read (and explain,
-    if it is not Hub)."""
-    words = text.split()
-    if not words or "=" in words[0]:
-        return None
-    fields: dict[str, str] = {}
-    flags: set[str] = set()
-    for word in words[1:]:
-        key, equals, value = word.partition("=")
-        if not equals:
-            flags.add(word)
-        elif not key:  # `=value` is not Hub: the token reader says where
-            return None
-        else:
-            fields[key] = value
-    return HubLine(words[0], fields, frozenset(flags) if flags else _NO_FLAGS)
 
 
 def _parse_tokens(text: str) -> HubLine:
