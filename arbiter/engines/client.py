@@ -48,7 +48,7 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
-    # Until the search ends: class-level, as a handle is made for every move.
+    # Class-level defaults, set on the handle only when they change: a handle is made for every move.
     _result: SearchResult | None = None
     _fault: EngineFault | None = None
     _finished = False
