@@ -42,9 +42,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arbiter.engines import EngineConfig, HubEngine, Level, SearchMode
+from arbiter.engines.arrival import ArrivalClock
 from arbiter.engines.hub import HubSearch
 from arbiter.engines.hub_wire import HubLine
-from arbiter.engines.loop_reader import LoopReader
 from arbiter.engines.pauses import PauseLog
 from arbiter.engines.stamped_reader import StampedReader
 from arbiter.referee.game import play_game
@@ -154,15 +154,16 @@ class Arrivals:
         self._read_at: dict[float, float] = {}  # arrival -> the monotonic clock as it was read
         original = HubSearch._complete
         take = StampedReader._take
-        take_on_loop = LoopReader._take
+        arrival = ArrivalClock.arrival
 
         def taken(reader: StampedReader, data: bytes, at: float) -> str | None:
             self._read_at[at] = time.monotonic()
             return take(reader, data, at)
 
-        def taken_on_loop(reader: LoopReader, data: bytes, at: float, now: bool = False) -> str | None:
-            self._read_at[at] = time.monotonic()
-            return take_on_loop(reader, data, at, now)
+        def arrived(clock: ArrivalClock, stamp: float | None, emptied: bool) -> tuple[float, bool]:
+            at, stamped = arrival(clock, stamp, emptied)
+            self._read_at[at] = time.monotonic()  # the loop reader's read (a reader thread's is noted later)
+            return at, stamped
 
         def complete(search: HubSearch, line: HubLine, at: float) -> None:
             handled = time.monotonic()
@@ -176,7 +177,7 @@ class Arrivals:
             original(search, line, at)
 
         StampedReader._take = taken  # type: ignore[method-assign,assignment]
-        LoopReader._take = taken_on_loop  # type: ignore[method-assign,assignment]
+        ArrivalClock.arrival = arrived  # type: ignore[method-assign,assignment]
         HubSearch._complete = complete  # type: ignore[method-assign,assignment]
 
 

@@ -48,6 +48,12 @@ class SearchHandle(ABC):
     """A search under way. The referee waits with a deadline, may call "Time" with ``stop()``, and then
     waits again: that is how ACF's jump-limit warning is played out."""
 
+    # Class-level defaults, set on the handle only when they change: a handle is made for every move.
+    _result: SearchResult | None = None
+    _fault: EngineFault | None = None
+    _finished = False
+    _own_alarm = False  # the alarm is the handle's own (see __init__)
+
     def __init__(
         self, started: float, alarm: Alarm | None = None, loop: asyncio.AbstractEventLoop | None = None
     ) -> None:
@@ -55,15 +61,14 @@ class SearchHandle(ABC):
         # The engine's loop, known to its client: asking asyncio for the running loop at every wait
         # costs a system call (a fork check) in each.
         self._loop = loop
-        self._result: SearchResult | None = None
-        self._fault: EngineFault | None = None
-        self._finished = False
         # The calls waiting for the end of the search (the referee's, usually alone).
         self._waiters: list[asyncio.Future[None]] = []
         # Wakes a wait at its timeout: the engine's, kept armed from one search to the next, or (a
         # handle made on its own) one of the handle's, disarmed when the search ends.
-        self._own_alarm = alarm is None
-        self._alarm = Alarm() if alarm is None else alarm
+        if alarm is None:
+            self._own_alarm = True
+            alarm = Alarm()
+        self._alarm = alarm
 
     @property
     def finished(self) -> bool:

@@ -59,11 +59,14 @@ def _preview(raw: bytes) -> str:
 class HubSearch(SearchHandle):
     """One `go` and the `done` that ends it."""
 
+    # Class-level, as a handle is made for every move: most searches are never stopped, and many
+    # moves have no info (the deque is made at the first).
+    _infos: deque[Mapping[str, str]] | None = None
+    _stop_sent = False
+
     def __init__(self, engine: HubEngine, started: float) -> None:
         super().__init__(started, engine._alarm, engine._loop)
         self._engine = engine
-        self._infos: deque[Mapping[str, str]] | None = None  # made at the first info: many moves have none
-        self._stop_sent = False
 
     @property
     def stop_sent(self) -> bool:
@@ -99,9 +102,8 @@ class HubSearch(SearchHandle):
         ponder = fields.get("ponder")
         if ponder is not None and not is_move_text(ponder):
             ponder = None
-        # Every field in order, by position: made for every move, and cheaper so than by keyword.
         board, stopped = fields.get("board"), self._stop_sent
-        self._settle(SearchResult(move, False, "draw" in flags, ponder, infos, elapsed, stopped, None, board))
+        self._settle(SearchResult.moved(move, "draw" in flags, ponder, infos, elapsed, stopped, board))
 
     def _output_unread(self) -> bool:
         return self._engine._output_unread()
@@ -248,13 +250,14 @@ class HubEngine(EngineClient):
         # The referee sends the moves since a position again and again, one more each time: only the
         # ones not checked at the last search are checked now.
         checked = self._moves_checked
-        fresh = moves[len(checked) :] if moves[: len(checked)] == checked else moves
+        known = len(checked)
+        fresh = moves[known:] if moves[:known] == checked else moves
         for move in fresh:
             if not is_move_text(move):
                 raise ValueError(f"not a Hub move: {move!r}")
         self._moves_checked = moves
         search = self._search
-        if search is not None and not search.finished:
+        if search is not None and not search._finished:
             await self._settle_search()
         self._check_usable()
         # Put together directly: a checked position and checked moves hold nothing to quote but spaces.
@@ -379,17 +382,22 @@ class HubEngine(EngineClient):
                 self._fail(Garbage(self.name, f"printed bytes that are not UTF-8: {_preview(line)}"))
             return
         self.comm_log.received(text)
-        if self._broken is not None or not text.strip():
+        if self._broken is not None:
             return
         try:
             message = parse_line(text)
         except HubSyntaxError as error:
-            self._fail(Garbage(self.name, f"printed {error}: {_preview(line)}"))
+            # parse_line refuses every blank line (white space only), which says nothing: looked for
+            # only here, not for every line.
+            if text.strip():
+                self._fail(Garbage(self.name, f"printed {error}: {_preview(line)}"))
             return
         if logger.isEnabledFor(DEBUG):
             logger.debug("%s > %s", self.name, text)
         command = message.command
-        search = self._search if self._search is not None and not self._search.finished else None
+        search = self._search
+        if search is not None and search._finished:  # the attribute, not the property: every line
+            search = None
         if command == "info":
             if search is not None:
                 search._add_info(message.fields)

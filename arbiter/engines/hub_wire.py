@@ -27,8 +27,11 @@ class HubSyntaxError(ValueError):
     """A line that cannot be read as Hub text."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class HubLine:
+    """One line read (or to write). Not frozen: one is made for every line an engine prints, and a
+    frozen dataclass sets each field through ``object.__setattr__``."""
+
     command: str
     fields: dict[str, str] = field(default_factory=dict)
     flags: frozenset[str] = frozenset()
@@ -38,35 +41,31 @@ def parse_line(text: str) -> HubLine:
     """Read one line (without its newline). Raises HubSyntaxError for text that is not Hub."""
     # Printable ASCII (every ``done``, most lines) holds no control character and no tab: the pattern
     # that looks for them is asked only about the rest.
-    printable = text.isascii() and text.isprintable()
-    if not printable and _CONTROL.search(text):
+    if text.isascii():
+        if not text.isprintable() and _CONTROL.search(text):
+            raise HubSyntaxError("control characters in the line")
+        if '"' not in text:
+            # Without quotes, in ASCII and without control characters (most of what engines print, every
+            # ``done``): read here by splitting it at its spaces and tabs, the only white space it can
+            # hold, which is what ``_parse_tokens`` reads from it too. What that reader must read (and
+            # explain, if it is not Hub) goes on to it.
+            words = text.split()
+            if words and "=" not in words[0]:
+                fields: dict[str, str] = {}
+                flags: set[str] = set()
+                for word in words[1:]:
+                    key, equals, value = word.partition("=")
+                    if not equals:
+                        flags.add(word)
+                    elif not key:  # `=value` is not Hub: the token reader says where
+                        break
+                    else:
+                        fields[key] = value
+                else:
+                    return HubLine(words[0], fields, frozenset(flags) if flags else _NO_FLAGS)
+    elif _CONTROL.search(text):
         raise HubSyntaxError("control characters in the line")
-    if '"' not in text and text.isascii():
-        line = _parse_plain(text)
-        if line is not None:
-            return line
     return _parse_tokens(text)
-
-
-def _parse_plain(text: str) -> HubLine | None:
-    """A line without quotes, in ASCII and without control characters (most of what engines print, every
-    ``done``), read by splitting it at its spaces and tabs, the only white space such a line can hold:
-    what ``_parse_tokens`` reads from it too. None for anything ``_parse_tokens`` must read (and explain,
-    if it is not Hub)."""
-    words = text.split()
-    if not words or "=" in words[0]:
-        return None
-    fields: dict[str, str] = {}
-    flags: set[str] = set()
-    for word in words[1:]:
-        key, equals, value = word.partition("=")
-        if not equals:
-            flags.add(word)
-        elif not key:  # `=value` is not Hub: the token reader says where
-            return None
-        else:
-            fields[key] = value
-    return HubLine(words[0], fields, frozenset(flags) if flags else _NO_FLAGS)
 
 
 def _parse_tokens(text: str) -> HubLine:

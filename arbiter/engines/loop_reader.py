@@ -97,6 +97,9 @@ class LoopReader:
         self._owns_fd = owns_fd
         self._sink = sink
         self._cutter = LineCutter(limits, separator)
+        # A command was written: the engine may print another ``output_bytes`` before it floods. The
+        # cutter's own method, called for every command without a step through this reader.
+        self.command_sent: Callable[[], None] = self._cutter.command_sent
         self._clock = ArrivalClock()
         self._pid = pid  # whose exit status is looked for at end-of-file (0: none)
         self._loop = asyncio.get_running_loop()
@@ -112,10 +115,6 @@ class LoopReader:
 
     def start(self) -> None:
         self._watch(True)
-
-    def command_sent(self) -> None:
-        """A command was written: the engine may print another ``output_bytes`` before it floods."""
-        self._cutter.command_sent()
 
     def drain(self) -> None:
         """Read and drop whatever comes from now on, so a blocked writer can reach its exit."""
@@ -193,22 +192,17 @@ class LoopReader:
             return True
         if self._draining:
             return True
-        why = self._take(data, at, now)
-        if why is not None:
-            self._pending.append(functools.partial(self._sink.stream_stopped, why))
-            self._stopped = True
-            self._watch(False)
-        return True
-
-    def _take(self, data: bytes, at: float, now: bool = False) -> str | None:
-        """Cut ``data`` into lines and hand them on (see ``_read``); the reason to stop reading, if any."""
         lines, why = self._cutter.cut(data)
         if lines:
             if now and not self._pending:
                 self._sink.lines_read(lines, at)
             else:
                 self._pending.append(functools.partial(self._sink.lines_read, lines, at))
-        return why
+        if why is not None:
+            self._pending.append(functools.partial(self._sink.stream_stopped, why))
+            self._stopped = True
+            self._watch(False)
+        return True
 
     def _end_of_stream(self) -> None:
         self._at_end = True

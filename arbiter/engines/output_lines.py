@@ -52,14 +52,10 @@ class LineCutter:
         if since > self._output_bytes:
             self._partial = b""
             return [], "flood"
-        separator = self._separator
-        if separator not in data:
-            self._partial += data
-            return [], self._too_long_rest()
         partial = self._partial
         whole = partial + data if partial else data
-        lines = whole.split(separator)
-        self._partial = lines.pop()
+        lines = whole.split(self._separator)
+        self._partial = lines.pop()  # all of it when no line ends in ``data``
         limit = self._line_bytes
         if len(whole) <= limit:  # no line can be too long (an answer is usually one short line)
             return lines, None

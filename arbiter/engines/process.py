@@ -262,7 +262,9 @@ class EngineProcess:
     def write(self, data: bytes) -> bool:
         """Send bytes to the engine's stdin; False when it can no longer be written to."""
         pipe = self._stdin if self._stdin is not None else self._stdin_pipe()
-        if pipe is None or pipe.is_closing() or self._exited.is_set():
+        # Exited: its status is set with ``_exited``, in the same step (asyncio has it by then), and is
+        # looked at here for every command as a plain attribute rather than through the event.
+        if pipe is None or pipe.is_closing() or self._returncode is not None:
             return False
         reader = self._reader
         if reader is not None:

@@ -8,6 +8,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+_new_object = object.__new__
+
 
 @dataclass(frozen=True)
 class Info:
@@ -67,6 +69,34 @@ class SearchResult:
     stopped: bool = False  # the arbiter sent `stop` before the move came
     reported_time: float | None = None  # the time the engine says it used (DXP), if any
     board: str | None = None  # the position the engine says its move leads to (`done board=`), if any
+
+    @classmethod
+    def moved(
+        cls,
+        move: str,
+        offers_draw: bool,
+        ponder: str | None,
+        infos: tuple[Info, ...],
+        elapsed: float,
+        stopped: bool,
+        board: str | None,
+    ) -> SearchResult:
+        """The result of a search that ended with a move, as ``SearchResult(move, ...)`` makes it. Made
+        for every move, so the fields are put in the new object's ``__dict__`` at once: the frozen
+        ``__init__`` sets them one by one, each through ``object.__setattr__``."""
+        result = _new_object(cls)
+        result.__dict__.update(
+            move=move,
+            resigned=False,
+            offers_draw=offers_draw,
+            ponder=ponder,
+            infos=infos,
+            elapsed=elapsed,
+            stopped=stopped,
+            reported_time=None,
+            board=board,
+        )
+        return result
 
     @property
     def last_info(self) -> Info | None:

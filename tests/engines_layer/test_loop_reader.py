@@ -168,6 +168,23 @@ def test_a_flood_is_stopped_and_nothing_more_is_read_until_the_reader_drains() -
     with_loop_reader(test)
 
 
+def test_each_command_sent_lets_the_engine_print_another_output_allowance() -> None:
+    async def test(reader: LoopReader, engine: socket.socket, heard: Heard) -> None:
+        burst = (b"info " + b"x" * 40 + b"\n") * 15  # 690 bytes: two of them are over the 1,024 allowed
+        engine.sendall(burst)
+        await heard.until(lambda: len(heard.lines) == 15)
+        reader.command_sent()
+        engine.sendall(burst)
+        await heard.until(lambda: len(heard.lines) == 30)
+        assert "stopped" not in heard.kinds()
+        engine.sendall(burst)  # no command since the last burst
+        await heard.until(lambda: "stopped" in heard.kinds())
+        assert heard.events[-1][:2] == ("stopped", "flood")
+        assert len(heard.lines) == 30
+
+    with_loop_reader(test)
+
+
 def test_a_line_longer_than_the_limit_stops_the_reader_after_the_lines_before_it() -> None:
     async def test(reader: LoopReader, engine: socket.socket, heard: Heard) -> None:
         engine.sendall(b"info depth=1\n" + b"y" * (LIMITS.line_bytes + 1) + b"\ndone move=11-15\n")

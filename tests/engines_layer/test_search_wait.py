@@ -10,9 +10,12 @@ import pytest
 from engine_layer_support import hub_config
 
 from arbiter.engines import HubEngine
+from arbiter.engines.alarm import Alarm
+from arbiter.engines.client import SearchHandle
 from arbiter.engines.faults import Crashed
 from arbiter.engines.hub import HubSearch
 from arbiter.engines.hub_wire import parse_line
+from arbiter.engines.results import SearchResult
 
 
 def a_search() -> HubSearch:
@@ -96,6 +99,40 @@ def test_the_waits_of_an_engine_s_searches_share_one_loop_timer() -> None:
             search = HubSearch(engine, started=time.monotonic())
             loop.call_soon(search._complete, parse_line("done move=11-15"), time.monotonic())
             assert await search.wait_until(time.monotonic() + 60.0 + number) is not None
+        assert sum(1 for timer in scheduled if not timer.cancelled()) == 1
+
+    asyncio.run(main())
+
+
+class _OnItsOwn(SearchHandle):
+    """A handle made without an engine's alarm: it has one of its own."""
+
+    async def stop(self) -> None:
+        """Nothing runs."""
+
+    async def finish(self, timeout: float | None = None) -> SearchResult:
+        raise NotImplementedError
+
+
+def test_a_handle_made_on_its_own_disarms_its_timer_when_the_search_ends() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
+        search = _OnItsOwn(time.monotonic())
+        loop.call_soon(search._settle, SearchResult("11-15"))
+        assert await search.wait_until(time.monotonic() + 60.0) == SearchResult("11-15")
+        assert not any(not timer.cancelled() for timer in scheduled)
+
+    asyncio.run(main())
+
+
+def test_a_handle_given_its_engine_s_alarm_leaves_it_armed_for_the_next_search() -> None:
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        scheduled: list[asyncio.TimerHandle] = loop._scheduled  # type: ignore[attr-defined]
+        search = _OnItsOwn(time.monotonic(), Alarm(), loop)
+        loop.call_soon(search._settle, SearchResult("11-15"))
+        assert await search.wait_until(time.monotonic() + 60.0) is not None
         assert sum(1 for timer in scheduled if not timer.cancelled()) == 1
 
     asyncio.run(main())
