@@ -41,7 +41,12 @@ class HubPositionError(ValueError):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Move:
-    """One whole turn. Identity is (start, end, captured set): equal sequences are one move."""
+    """One whole turn. Identity is (start, end, captured set): equal sequences are one move.
+
+    A variant's moves are made once and kept (``Position``), so each carries its texts, written then:
+    ``hub``, the Hub text (start, end, then the captured squares ascending: ``28x19x23``), and ``pdn``,
+    the short PDN text in the variant's square names (``11-15``, ``15x24``, ``c3xe5``).
+    """
 
     start: int
     end: int
@@ -49,6 +54,8 @@ class Move:
     path: tuple[int, ...]  # squares visited, start first, end last
     crowns: bool
     raw: RawMove = field(repr=False)
+    hub: str = field(repr=False)
+    pdn: str = field(repr=False)
 
     @property
     def is_capture(self) -> bool:
@@ -76,6 +83,8 @@ class _Tables:
     zobrist_mules: tuple[tuple[int, int], ...]
     # per square, in square order: its single-bit mask (what writing a Hub string walks through)
     square_masks: tuple[int, ...]
+    # per square (index 0 unused): its name in notation, as ``Variant.square_name`` writes it
+    square_names: tuple[str, ...]
     # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
     # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
     moves: dict[RawMove, Move] = field(default_factory=dict)
@@ -108,7 +117,8 @@ def _build_tables(variant: Variant) -> _Tables:
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
     masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
-    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks)  # type: ignore[arg-type]
+    names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, names)  # type: ignore[arg-type]
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
@@ -475,13 +485,23 @@ class Position:
             low = cm & -cm
             cm ^= low
             captured.add(squares[low.bit_length() - 1])
+        start, end = squares[fb.bit_length() - 1], squares[tb.bit_length() - 1]
+        names = self._tables.square_names
+        if captured:
+            hub = "x".join(str(square) for square in (start, end, *sorted(captured)))
+            pdn = f"{names[start]}x{names[end]}"
+        else:
+            hub = f"{start}-{end}"
+            pdn = f"{names[start]}-{names[end]}"
         return Move(
-            start=squares[fb.bit_length() - 1],
-            end=squares[tb.bit_length() - 1],
+            start=start,
+            end=end,
             captured=frozenset(captured),
             path=tuple(squares[i] for i in path),
             crowns=crowns,
             raw=raw,
+            hub=hub,
+            pdn=pdn,
         )
 
     def play(self, move: Move) -> Position:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from arbiter.notation.movetext import MoveTextError, format_hub, parse_hub
+from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub
 from arbiter.rules import Game, Move, Position, Variant, get_variant
 from arbiter.rules.draws import DrawRule, MaterialRule, NoProgressRule, Progress, Repetition
 from arbiter.rules.game import EndReason
@@ -236,3 +236,21 @@ def test_a_draw_rule_ends_the_game_exactly_when_its_count_reaches_its_limit(
                 break
             game.play(rng.choice(game.legal_moves()))
     assert drawn, "some game should have been drawn by a rule"
+
+
+@pytest.mark.parametrize("variant_id", ALL_VARIANTS)
+def test_the_texts_a_move_carries_are_those_written_from_its_squares(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    name = variant.square_name
+    for position in random_game(variant, 0, 80).positions:
+        for move in position.legal_moves():
+            if move.captured:
+                hub = "x".join(str(square) for square in [move.start, move.end, *sorted(move.captured)])
+                pdn = f"{name(move.start)}x{name(move.end)}"
+            else:
+                hub, pdn = f"{move.start}-{move.end}", f"{name(move.start)}-{name(move.end)}"
+            assert (move.hub, move.pdn) == (hub, pdn)
+            assert format_hub(move) == hub
+            assert parse_hub(fresh(position), hub) == move
+            if not position.shares_start_and_end(move):
+                assert format_pdn(position, move) == pdn
