@@ -81,7 +81,7 @@ class _Tables:
     zobrist_black_to_move: int
     # per bit index: white mule, black mule; a mule's key is its man key xor this one
     zobrist_mules: tuple[tuple[int, int], ...]
-    # per square, in square order: its single-bit mask (what writing a Hub string walks through)
+    # per square (index 0 unused, 0): its single-bit mask
     square_masks: tuple[int, ...]
     # per square (index 0 unused): its name in notation, as ``Variant.square_name`` writes it
     square_names: tuple[str, ...]
@@ -116,7 +116,7 @@ def _build_tables(variant: Variant) -> _Tables:
     black_to_move = rng.getrandbits(64)
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
-    masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
+    masks = (0, *(1 << bit for bit in variant.geometry.square_bits[1:]))
     names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
     return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, names)  # type: ignore[arg-type]
 
@@ -347,7 +347,7 @@ class Position:
         letters = ["B" if self.turn else "W"]
         append = letters.append
         # Straight off the bitboards, square by square (a played position's is its parent's, changed).
-        for bit in self._tables.square_masks:
+        for bit in self._tables.square_masks[1:]:
             if white & bit:
                 append("W" if kings & bit else "w")
             elif black & bit:
@@ -405,25 +405,29 @@ class Position:
 
     def has_capture(self) -> bool:
         """Whether the legal moves capture (where capturing is optional: whether some move does)."""
-        return bool(self._captures_and_quiet()[0])
+        split = self._split  # known by now in a referee's game (it counted the moves): no call
+        return bool((split if split is not None else self._captures_and_quiet())[0])
 
     def find_move(self, start: int, end: int, captured: Iterable[int] = ()) -> Move | None:
         """The legal move from ``start`` to ``end`` that captures exactly the squares ``captured``
         (in any order), or None when no legal move does. Squares must be on the board."""
-        bits = self.variant.geometry.square_bits
+        masks = self._tables.square_masks
         taken = 0
         for square in captured:
-            taken |= 1 << bits[square]
-        raw = self._legal_raw(1 << bits[start], 1 << bits[end], taken)
+            taken |= masks[square]
+        raw = self._legal_raw(masks[start], masks[end], taken)
         if raw is None:
             return None
-        move = self._move_of(raw)
+        move = self._tables.moves.get(raw)  # made before, nearly always: ``_move_of`` without the call
+        if move is None:
+            move = self._move_of(raw)
         object.__setattr__(self, "_found", move.raw)  # playing it next need not check it again
         return move
 
     def _legal_raw(self, from_bit: int, to_bit: int, taken: int) -> RawMove | None:
         """The legal raw move with this start, end and captured mask, or None."""
-        caps, quiet = self._captures_and_quiet()
+        split = self._split  # known by now in a referee's game (it counted the moves): no call
+        caps, quiet = split if split is not None else self._captures_and_quiet()
         if taken:
             for raw in caps:
                 if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
