@@ -84,6 +84,7 @@ class Game:
 
     def __init__(self, variant: Variant, start: Position | None = None) -> None:
         self.variant = variant
+        self._history_rule = variant.history_filter is not None  # asked twice a ply
         self.start = start if start is not None else Position.start(variant)
         if self.start.variant.id != variant.id:
             raise ValueError(f"start position is {self.start.variant.id}, game is {variant.id}")
@@ -143,7 +144,7 @@ class Game:
         """Play a legal move; returns how the game ended if this move ended it."""
         if self.end is not None:
             raise ValueError(f"the game is over: {self.end.describe()}")
-        if self.variant.history_filter is not None:
+        if self._history_rule:
             refused = self.refusal(move)
             if refused is not None:
                 raise ValueError(f"{move.path} is not allowed here by the {self.variant.id} rules: {refused}")
@@ -226,7 +227,7 @@ class Game:
         pos = self.position
         mover = pos.turn
         own = pos.black if mover else pos.white
-        if own and (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
+        if own and (self.legal_moves() if self._history_rule else pos.legal_move_count()):
             return self._draw()
         reason = EndReason.NO_LEGAL_MOVES if own else EndReason.NO_PIECES
         winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent

@@ -515,14 +515,14 @@ class Position:
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
         t = self._tables
         turn = self.turn
-        fb, tb, cm, _, _ = raw
+        fb, tb, cm, _, path = raw
         white, black, kings = apply_raw(self.white, self.black, self.kings, turn, raw)
         # Incremental hash: only the moved piece, the captured pieces and the side to move change.
         z = t.zobrist
         mover = 2 if turn else 0
         h = self.zobrist ^ t.zobrist_black_to_move
-        h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
-        h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
+        h ^= z[path[0]][mover + (1 if self.kings & fb else 0)]  # the path's ends: the bits of fb and tb
+        h ^= z[path[-1]][mover + (1 if kings & tb else 0)]
         victim = 2 - mover
         mules = self.mules
         if mules:
@@ -601,7 +601,7 @@ _LETTERS = (ord("w"), ord("W"), ord("b"), ord("B"))
 def _hub_after(text: str, move: Move, turn: Color, king: bool) -> str:
     """The Hub string after ``move`` from the position written ``text`` (square n is letter n)."""
     letters = bytearray(text, "ascii")
-    letters[0] = 66 if turn is Color.WHITE else 87  # B, W: the other side moves next
+    letters[0] = 87 if turn else 66  # W, B: the other side moves next (``turn`` is 1 for Black)
     letters[move.start] = 101  # e
     for square in move.captured:
         letters[square] = 101
