@@ -81,7 +81,7 @@ class _Tables:
     zobrist_black_to_move: int
     # per bit index: white mule, black mule; a mule's key is its man key xor this one
     zobrist_mules: tuple[tuple[int, int], ...]
-    # per square (index 0 unused, 0): its single-bit mask
+    # per square: its single-bit mask (0 at index 0, which names no square)
     square_masks: tuple[int, ...]
     # per square (index 0 unused): its name in notation, as ``Variant.square_name`` writes it
     square_names: tuple[str, ...]
