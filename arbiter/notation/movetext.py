@@ -118,15 +118,11 @@ def parse_pdn(position: Position, text: str) -> Move:
 
 def format_pdn(position: Position, move: Move, full_path: bool = False) -> str:
     """PDN text of a legal move, with the full path only where the short form would be ambiguous."""
-    names = _notation(position.variant).names
-    if not move.captured:
-        return f"{names[move.start]}-{names[move.end]}"
     # 'x' on every board, algebraic ones too: other programs read it there, while ':' breaks some.
-    if not full_path:
-        full_path = position.shares_start_and_end(move)
-    if full_path:
+    if move.captured and (full_path or position.shares_start_and_end(move)):
+        names = _notation(position.variant).names
         return "x".join(names[s] for s in move.path)
-    return f"{names[move.start]}x{names[move.end]}"
+    return move.pdn  # the short form, written once with the move
 
 
 def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) -> Move:
@@ -153,6 +149,5 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
 
 
 def format_hub(move: Move) -> str:
-    if not move.captured:
-        return f"{move.start}-{move.end}"
-    return "x".join(str(s) for s in (move.start, move.end, *sorted(move.captured)))
+    """Hub text of a move: start, end, then the captured squares ascending (written once with it)."""
+    return move.hub

@@ -76,8 +76,7 @@ def _legal_after(history: MoveHistory) -> list[Move]:
     return history_filter(history, moves) if history_filter is not None and moves else moves
 
 
-_MAN_OR_CAPTURE = Progress.MAN_MOVE_OR_CAPTURE
-_CAPTURE_OR_CROWNING = Progress.CAPTURE_OR_CROWNING
+_NEVER = 1 << 62  # the limit of a kind of draw rule the variant does not have
 
 
 class Game:
@@ -85,18 +84,25 @@ class Game:
 
     def __init__(self, variant: Variant, start: Position | None = None) -> None:
         self.variant = variant
+        self._history_rule = variant.history_filter is not None  # asked twice a ply
         self.start = start if start is not None else Position.start(variant)
         if self.start.variant.id != variant.id:
             raise ValueError(f"start position is {self.start.variant.id}, game is {variant.id}")
         self.positions: list[Position] = [self.start]
         self.moves: list[Move] = []
+        # Kept by ``play`` as plain attributes, not worked out on each read: a referee reads them several
+        # times a ply. Read them; never set them.
+        self.position: Position = self.start
+        self.ply = 0
+        self.turn: Color = self.start.turn
         self._seen: dict[Position, int] = {self.start: 1}
         self._repeated = 1  # how many times the current position has stood, counting now
         # Where men also step sideways (Turkish), a man's sideways step can be undone, so positions
         # before it may recur: only a forward step or a capture makes the earlier ones unreachable.
         self._men_step_sideways = any(step in ("l", "r") for step in variant.man_steps)
-        # Plies without progress, by what counts as progress.
-        self._quiet_plies = {Progress.MAN_MOVE_OR_CAPTURE: 0, Progress.CAPTURE_OR_CROWNING: 0}
+        # Plies without progress, by what counts as progress (``_quiet_plies`` reads them by rule).
+        self._plies_since_man_move_or_capture = 0
+        self._plies_since_capture_or_crowning = 0
         self._material_since: dict[str, int | None] = {}
         self._material_rules = [rule for rule in variant.draw_rules if isinstance(rule, MaterialRule)]
         # Material changes only by a capture or a crowning: after any other move only the rules that
@@ -105,19 +111,15 @@ class Game:
         for rule in self._material_rules:
             holds = rule.holds(self.start, self.start.material())
             self._material_since[rule.name] = 0 if holds else None
+        self._material_running = self._any_material_running()
+        # The lowest count at which a repetition or a no-progress rule can end the game: while the
+        # counts stay below them and no material count runs, ``_draw`` need not ask each rule.
+        rules = variant.draw_rules
+        self._fewest_repeats = min((r.times for r in rules if isinstance(r, Repetition)), default=_NEVER)
+        self._fewest_quiet_plies = min(
+            (r.plies for r in rules if isinstance(r, NoProgressRule)), default=_NEVER
+        )
         self.end: GameEnd | None = self._judge()
-
-    @property
-    def position(self) -> Position:
-        return self.positions[-1]
-
-    @property
-    def ply(self) -> int:
-        return len(self.moves)
-
-    @property
-    def turn(self) -> Color:
-        return self.position.turn
 
     def legal_moves(self) -> list[Move]:
         """The legal moves now, including any rule that depends on earlier moves."""
@@ -134,7 +136,7 @@ class Game:
         step forward (a man's sideways step, in Turkish, can be undone)."""
         if move.captured:
             return True
-        if self.positions[-1].kings & move.raw[0]:
+        if self.position.kings & move.raw[0]:
             return False
         return not self._men_step_sideways or not self._is_sideways(move)
 
@@ -142,24 +144,32 @@ class Game:
         """Play a legal move; returns how the game ended if this move ended it."""
         if self.end is not None:
             raise ValueError(f"the game is over: {self.end.describe()}")
-        if self.variant.history_filter is not None:
+        if self._history_rule:
             refused = self.refusal(move)
             if refused is not None:
                 raise ValueError(f"{move.path} is not allowed here by the {self.variant.id} rules: {refused}")
-        before = self.positions[-1]
+        before = self.position
         after = before.play(move)  # refuses a move that is not legal in the position
         capture = bool(move.captured)
         moved_man = not before.kings & move.raw[0]
         self.moves.append(move)
         self.positions.append(after)
+        self.position = after
+        self.ply += 1
+        self.turn = after.turn
         if capture or (moved_man and not (self._men_step_sideways and self._is_sideways(move))):
             self._seen = {after: 1}  # irreversible: no earlier position can come back
             self._repeated = 1
         else:
             self._repeated = self._seen[after] = self._seen.get(after, 0) + 1
-        quiet = self._quiet_plies
-        quiet[_MAN_OR_CAPTURE] = 0 if moved_man or capture else quiet[_MAN_OR_CAPTURE] + 1
-        quiet[_CAPTURE_OR_CROWNING] = 0 if capture or move.crowns else quiet[_CAPTURE_OR_CROWNING] + 1
+        if moved_man or capture:
+            self._plies_since_man_move_or_capture = 0
+        else:
+            self._plies_since_man_move_or_capture += 1
+        if capture or move.crowns:
+            self._plies_since_capture_or_crowning = 0
+        else:
+            self._plies_since_capture_or_crowning += 1
         if self._material_rules and (capture or move.crowns or self._placed_rules):
             self._count_material(after, move)
         self.end = self._judge()
@@ -174,6 +184,16 @@ class Game:
                 self._material_since[rule.name] = None
             elif since is None or move.is_capture or (move.crowns and rule.restart_on_crowning):
                 self._material_since[rule.name] = self.ply
+        self._material_running = self._any_material_running()
+
+    def _any_material_running(self) -> bool:
+        return any(since is not None for since in self._material_since.values())
+
+    def _quiet_plies(self, progress: Progress) -> int:
+        """Plies in a row without what ``progress`` counts as progress."""
+        if progress is Progress.MAN_MOVE_OR_CAPTURE:
+            return self._plies_since_man_move_or_capture
+        return self._plies_since_capture_or_crowning
 
     def _is_sideways(self, move: Move) -> bool:
         """Whether a quiet man move stayed on its row (possible only where men step sideways)."""
@@ -189,7 +209,7 @@ class Game:
             if isinstance(rule, Repetition):
                 out.append(RuleCounter(rule.name, self._seen.get(self.position, 0), rule.times))
             elif isinstance(rule, NoProgressRule):
-                out.append(RuleCounter(rule.name, self._quiet_plies[rule.progress], rule.plies))
+                out.append(RuleCounter(rule.name, self._quiet_plies(rule.progress), rule.plies))
             else:
                 since = self._material_since[rule.name]
                 if since is None:
@@ -204,10 +224,10 @@ class Game:
             end = end_rule(self)
             if end is not None:
                 return end
-        pos = self.positions[-1]
+        pos = self.position
         mover = pos.turn
-        own = pos.white if mover is Color.WHITE else pos.black
-        if own and (pos.legal_move_count() if self.variant.history_filter is None else self.legal_moves()):
+        own = pos.black if mover else pos.white
+        if own and (self.legal_moves() if self._history_rule else pos.legal_move_count()):
             return self._draw()
         reason = EndReason.NO_LEGAL_MOVES if own else EndReason.NO_PIECES
         winner = mover if self.variant.no_move_outcome is NoMoveOutcome.WIN else mover.opponent
@@ -215,12 +235,19 @@ class Game:
         return GameEnd(winner, reason, rule, self.ply)
 
     def _draw(self) -> GameEnd | None:
+        if (
+            self._repeated < self._fewest_repeats
+            and self._plies_since_man_move_or_capture < self._fewest_quiet_plies
+            and self._plies_since_capture_or_crowning < self._fewest_quiet_plies
+            and not self._material_running
+        ):
+            return None  # no rule has reached its limit: the usual ply
         # The draw rules as ``counters`` reports them, asked after every move without building the report.
         for draw in self.variant.draw_rules:
             if isinstance(draw, Repetition):
                 count, limit = self._repeated, draw.times
             elif isinstance(draw, NoProgressRule):
-                count, limit = self._quiet_plies[draw.progress], draw.plies
+                count, limit = self._quiet_plies(draw.progress), draw.plies
             else:
                 since = self._material_since[draw.name]
                 if since is None:

@@ -346,10 +346,10 @@ class MoveGenerator:
         it, if the piece there can make it (whether quiet moves are allowed at all is
         ``captures_and_quiet``'s answer). Checks one move instead of listing them all."""
         own = white if turn == 0 else black
-        if fb <= 0 or fb & (fb - 1) or not fb & own or tb <= 0 or tb & (tb - 1):
-            return None
         occ = white | black
-        if not tb & self.mask & ~occ:
+        # Single bits: x & (x - 1) clears x's lowest bit, so it is 0 only for 0 and powers of two (never
+        # for a negative x), and 0 is neither one of ``own`` nor an empty square.
+        if fb & (fb - 1) or not fb & own or tb & (tb - 1) or not tb & self.mask & ~occ:
             return None
         f, t = fb.bit_length() - 1, tb.bit_length() - 1
         if not fb & kings:

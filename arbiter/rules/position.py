@@ -41,7 +41,12 @@ class HubPositionError(ValueError):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Move:
-    """One whole turn. Identity is (start, end, captured set): equal sequences are one move."""
+    """One whole turn. Identity is (start, end, captured set): equal sequences are one move.
+
+    A variant's moves are made once and kept (``Position``), so each carries its texts, written then:
+    ``hub``, the Hub text (start, end, then the captured squares ascending: ``28x19x23``), and ``pdn``,
+    the short PDN text in the variant's square names (``11-15``, ``15x24``, ``c3xe5``).
+    """
 
     start: int
     end: int
@@ -49,6 +54,8 @@ class Move:
     path: tuple[int, ...]  # squares visited, start first, end last
     crowns: bool
     raw: RawMove = field(repr=False)
+    hub: str = field(repr=False)
+    pdn: str = field(repr=False)
 
     @property
     def is_capture(self) -> bool:
@@ -74,8 +81,10 @@ class _Tables:
     zobrist_black_to_move: int
     # per bit index: white mule, black mule; a mule's key is its man key xor this one
     zobrist_mules: tuple[tuple[int, int], ...]
-    # per square, in square order: its single-bit mask (what writing a Hub string walks through)
+    # per square: its single-bit mask (0 at index 0, which names no square)
     square_masks: tuple[int, ...]
+    # per square (index 0 unused): its name in notation, as ``Variant.square_name`` writes it
+    square_names: tuple[str, ...]
     # The moves made so far from raw moves: a raw move names the whole move whatever the position, and
     # a game repeats a few hundred of them, so each is made once (up to MOVES_KEPT of them).
     moves: dict[RawMove, Move] = field(default_factory=dict)
@@ -107,8 +116,9 @@ def _build_tables(variant: Variant) -> _Tables:
     black_to_move = rng.getrandbits(64)
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
-    masks = tuple(1 << bit for bit in variant.geometry.square_bits[1:])
-    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks)  # type: ignore[arg-type]
+    masks = (0, *(1 << bit for bit in variant.geometry.square_bits[1:]))
+    names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
+    return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, names)  # type: ignore[arg-type]
 
 
 def _zobrist(t: _Tables, white: int, black: int, kings: int, turn: Color, mules: int = 0) -> int:
@@ -337,7 +347,7 @@ class Position:
         letters = ["B" if self.turn else "W"]
         append = letters.append
         # Straight off the bitboards, square by square (a played position's is its parent's, changed).
-        for bit in self._tables.square_masks:
+        for bit in self._tables.square_masks[1:]:
             if white & bit:
                 append("W" if kings & bit else "w")
             elif black & bit:
@@ -395,25 +405,29 @@ class Position:
 
     def has_capture(self) -> bool:
         """Whether the legal moves capture (where capturing is optional: whether some move does)."""
-        return bool(self._captures_and_quiet()[0])
+        split = self._split  # known by now in a referee's game (it counted the moves): no call
+        return bool((split if split is not None else self._captures_and_quiet())[0])
 
     def find_move(self, start: int, end: int, captured: Iterable[int] = ()) -> Move | None:
         """The legal move from ``start`` to ``end`` that captures exactly the squares ``captured``
         (in any order), or None when no legal move does. Squares must be on the board."""
-        bits = self.variant.geometry.square_bits
+        masks = self._tables.square_masks
         taken = 0
         for square in captured:
-            taken |= 1 << bits[square]
-        raw = self._legal_raw(1 << bits[start], 1 << bits[end], taken)
+            taken |= masks[square]
+        raw = self._legal_raw(masks[start], masks[end], taken)
         if raw is None:
             return None
-        move = self._move_of(raw)
+        move = self._tables.moves.get(raw)  # made before, nearly always: ``_move_of`` without the call
+        if move is None:
+            move = self._move_of(raw)
         object.__setattr__(self, "_found", move.raw)  # playing it next need not check it again
         return move
 
     def _legal_raw(self, from_bit: int, to_bit: int, taken: int) -> RawMove | None:
         """The legal raw move with this start, end and captured mask, or None."""
-        caps, quiet = self._captures_and_quiet()
+        split = self._split  # known by now in a referee's game (it counted the moves): no call
+        caps, quiet = split if split is not None else self._captures_and_quiet()
         if taken:
             for raw in caps:
                 if raw[0] == from_bit and raw[1] == to_bit and raw[2] == taken:
@@ -475,13 +489,23 @@ class Position:
             low = cm & -cm
             cm ^= low
             captured.add(squares[low.bit_length() - 1])
+        start, end = squares[fb.bit_length() - 1], squares[tb.bit_length() - 1]
+        names = self._tables.square_names
+        if captured:
+            hub = "x".join(str(square) for square in (start, end, *sorted(captured)))
+            pdn = f"{names[start]}x{names[end]}"
+        else:
+            hub = f"{start}-{end}"
+            pdn = f"{names[start]}-{names[end]}"
         return Move(
-            start=squares[fb.bit_length() - 1],
-            end=squares[tb.bit_length() - 1],
+            start=start,
+            end=end,
             captured=frozenset(captured),
             path=tuple(squares[i] for i in path),
             crowns=crowns,
             raw=raw,
+            hub=hub,
+            pdn=pdn,
         )
 
     def play(self, move: Move) -> Position:
@@ -491,14 +515,14 @@ class Position:
             raise ValueError(f"{move.path} is not a legal move in {self.fen()}")
         t = self._tables
         turn = self.turn
-        fb, tb, cm, _, _ = raw
+        fb, tb, cm, _, path = raw
         white, black, kings = apply_raw(self.white, self.black, self.kings, turn, raw)
         # Incremental hash: only the moved piece, the captured pieces and the side to move change.
         z = t.zobrist
         mover = 2 if turn else 0
         h = self.zobrist ^ t.zobrist_black_to_move
-        h ^= z[fb.bit_length() - 1][mover + (1 if self.kings & fb else 0)]
-        h ^= z[tb.bit_length() - 1][mover + (1 if kings & tb else 0)]
+        h ^= z[path[0]][mover + (1 if self.kings & fb else 0)]  # the path's ends: the bits of fb and tb
+        h ^= z[path[-1]][mover + (1 if kings & tb else 0)]
         victim = 2 - mover
         mules = self.mules
         if mules:
@@ -577,7 +601,7 @@ _LETTERS = (ord("w"), ord("W"), ord("b"), ord("B"))
 def _hub_after(text: str, move: Move, turn: Color, king: bool) -> str:
     """The Hub string after ``move`` from the position written ``text`` (square n is letter n)."""
     letters = bytearray(text, "ascii")
-    letters[0] = 66 if turn is Color.WHITE else 87  # B, W: the other side moves next
+    letters[0] = 87 if turn else 66  # W, B: the other side moves next (``turn`` is 1 for Black)
     letters[move.start] = 101  # e
     for square in move.captured:
         letters[square] = 101

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 from arbiter.referee.record import GameRecord
@@ -71,7 +72,7 @@ def insert_new_game(
     columns["revision"] = int(highest or 0) + 1
     game_id = insert_row(connection, "game", columns)
     if record.moves:
-        connection.executemany(_MOVE_INSERT, [move_row(game_id, move) for move in record.moves])
+        connection.executemany(_MOVE_INSERT, map(move_row, repeat(game_id), record.moves))
     insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
     connection.execute(
         "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)

@@ -9,6 +9,7 @@ import pytest
 
 from arbiter.notation.movetext import MoveTextError, format_hub, parse_hub
 from arbiter.rules import Position, get_variant
+from arbiter.rules.position import tables
 from arbiter.rules.variants import VARIANTS
 
 
@@ -80,3 +81,23 @@ def test_a_capture_named_with_the_wrong_captured_squares_is_refused() -> None:
     for text in ("9x18", "9x18x13", "9x18x14x15", "9-18"):
         with pytest.raises(MoveTextError, match="not a legal move"):
             parse_hub(position, text)
+
+
+def test_a_quiet_move_is_matched_only_from_one_own_piece_to_one_empty_square() -> None:
+    variant = get_variant("english")
+    position = Position.start(variant)  # Black to move, its men on 1-12
+    generator = tables(variant).generator
+    board = (position.white, position.black, position.kings, position.turn)
+    move, other = position.find_move(11, 15), position.find_move(10, 14)
+    assert move is not None and other is not None
+    fb, tb = move.raw[0], move.raw[1]
+    assert generator.quiet_move(*board, fb, tb) == move.raw
+    bits = variant.geometry.square_bits
+    white_man, white_target = 1 << bits[22], 1 << bits[18]
+    not_moves = [
+        (0, tb), (-fb, tb), (-1, tb), (fb | other.raw[0], tb),  # no square, or more than one
+        (fb, 0), (fb, -tb), (fb, -1), (fb, tb | other.raw[1]),
+        (tb, fb), (fb, other.raw[0]), (white_man, white_target),  # from no own piece, onto a piece
+    ]  # fmt: skip
+    for start, end in not_moves:
+        assert generator.quiet_move(*board, start, end) is None, (start, end)

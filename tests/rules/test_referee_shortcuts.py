@@ -10,12 +10,14 @@ recount of the rules over the whole game.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from arbiter.notation.movetext import MoveTextError, format_hub, parse_hub
+from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub
 from arbiter.rules import Game, Move, Position, Variant, get_variant
-from arbiter.rules.draws import MaterialRule
+from arbiter.rules.draws import DrawRule, MaterialRule, NoProgressRule, Progress, Repetition
+from arbiter.rules.game import EndReason
 from arbiter.rules.variants import VARIANTS, move_option_variants
 
 # Every variant, and every option that changes the moves (optional captures, crowning mid-capture).
@@ -168,3 +170,87 @@ def test_material_draw_counts_kept_move_by_move_match_a_recount(variant_id: str,
                 assert counter.running == (since is not None), (seed, game.ply, rule.name)
                 if since is not None:
                     assert counter.count == game.ply - since, (seed, game.ply, rule.name)
+
+
+@pytest.mark.parametrize("variant_id", ALL_VARIANTS)
+def test_the_position_ply_and_turn_a_game_keeps_are_those_of_its_lists(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(variant)
+        while True:
+            assert game.position is game.positions[-1]
+            assert game.ply == len(game.moves) == len(game.positions) - 1
+            assert game.turn is game.position.turn
+            if game.end is not None or game.ply >= 120:
+                break
+            game.play(rng.choice(game.legal_moves()))
+
+
+def with_draw_rules(base: str, *rules: DrawRule) -> Variant:
+    """``base`` with only ``rules`` to draw a game: short limits, so random play reaches them."""
+    return replace(get_variant(base), id=f"{base}-short-draws-{len(rules)}", draw_rules=rules)
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        # Kings only, so random play repeats positions and runs the no-progress and endgame counts out.
+        (get_variant("english"), "W:WK1,K3:BK30,K32"),
+        (get_variant("english+iyt-draws"), "W:WK1,K3,K6:BK30,K32"),
+        (get_variant("international"), "W:WK1,K3:BK48,K50"),
+        (get_variant("international"), "W:WK1,K3,K5:BK50"),
+        (get_variant("russian"), "W:WK1,K22,K19:BK27"),
+        (get_variant("italian"), "W:WK1,K3:BK30,K32"),
+        (get_variant("turkish"), "W:WK9,K10:BK56"),
+        (get_variant("frisian"), "W:WK1,K3:BK48"),
+        # Men move but nothing is taken or crowned: only the capture-or-crowning count runs out.
+        (
+            with_draw_rules("english", NoProgressRule("6 plies", 6, Progress.CAPTURE_OR_CROWNING)),
+            "W:WK1,29,30:BK32,4,5",
+        ),
+        (with_draw_rules("english", Repetition(2), NoProgressRule("9 plies", 9)), "W:WK1,K3:BK30,K32"),
+    ],
+    ids=lambda value: value.id if isinstance(value, Variant) else value,
+)
+def test_a_draw_rule_ends_the_game_exactly_when_its_count_reaches_its_limit(
+    variant: Variant, fen: str
+) -> None:
+    """``counters`` walks every rule; the game, after most moves, asks none of them (no count is near a
+    limit): both must agree on the ply the game is drawn and by which rule."""
+    start = Position.from_fen(variant, fen)
+    drawn: set[str] = set()
+    for seed in range(12):
+        rng = random.Random(seed)
+        game = Game(variant, start)  # asked at the start too: some endgames are drawn at once
+        while True:
+            due = next((c.rule for c in game.counters() if c.running and c.count >= c.limit), None)
+            end = game.end
+            if end is not None and end.reason not in (EndReason.REPETITION, EndReason.MOVE_COUNT_RULE):
+                break
+            assert (end.rule if end is not None else None) == due, (seed, game.ply)
+            if end is not None:
+                drawn.add(end.rule)
+                break
+            if game.ply >= 300:
+                break
+            game.play(rng.choice(game.legal_moves()))
+    assert drawn, "some game should have been drawn by a rule"
+
+
+@pytest.mark.parametrize("variant_id", ALL_VARIANTS)
+def test_the_texts_a_move_carries_are_those_written_from_its_squares(variant_id: str) -> None:
+    variant = get_variant(variant_id)
+    name = variant.square_name
+    for position in random_game(variant, 0, 80).positions:
+        for move in position.legal_moves():
+            if move.captured:
+                hub = "x".join(str(square) for square in [move.start, move.end, *sorted(move.captured)])
+                pdn = f"{name(move.start)}x{name(move.end)}"
+            else:
+                hub, pdn = f"{move.start}-{move.end}", f"{name(move.start)}-{name(move.end)}"
+            assert (move.hub, move.pdn) == (hub, pdn)
+            assert format_hub(move) == hub
+            assert parse_hub(fresh(position), hub) == move
+            if not position.shares_start_and_end(move):
+                assert format_pdn(position, move) == pdn
