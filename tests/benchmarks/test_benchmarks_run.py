@@ -148,3 +148,19 @@ def test_ply_opcodes_benchmark_counts_the_work_of_each_layer(tmp_path: Path) -> 
         pytest.skip("no C compiler to build the instant engine")
     out = run_benchmark("ply_opcodes", "--searches", "5", "--games", "2", "--top", "1", cwd=tmp_path)
     assert "instructions" in out and "per search" in out and "per ply" in out and "per stored move" in out
+
+
+def test_match_opcodes_benchmark_counts_a_whole_match_by_layer(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engine")
+    out = run_benchmark("match_opcodes", "--games", "2", "--top", "3", cwd=tmp_path)
+    assert "instructions" in out and "per ply (2 games" in out
+    assert "arbiter.referee" in out and "arbiter.rules" in out and "arbiter.engines" in out
+
+
+def test_match_cpu_benchmark_runs_a_match_of_this_tree_beside_another_checkout(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engine")
+    tree = BENCHMARKS.parent
+    out = run_benchmark("match_cpu", "--runs", "1", "--games", "2", "--compare", str(tree), cwd=tmp_path)
+    assert out.count("CPU per ply after the imports") == 2 and "over 1 runs of 2 games" in out

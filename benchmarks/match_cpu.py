@@ -1,0 +1,115 @@
+"""The arbiter's CPU per ply in a long `arbiter match`, imports left out: the steady cost of a move.
+
+Two copies of the instant Hub engine (``benchmarks/instant_hub.c``, built with the system compiler, as
+``harness_compare.py`` does) play ``--games`` games (400 by default, 52 plies at most, 60+1) under
+`arbiter match` in a fresh interpreter per run. The process reads its own CPU (user and system, every
+thread: the store's too) once its modules are imported and again when the match has ended; the
+difference, over the plies stored, is the figure. The engines' CPU is not in it.
+``harness_compare.py`` gives the whole process's CPU side by side with the chess harnesses;
+``match_startup.py`` what a run pays once; ``match_opcodes.py`` the same work counted in instructions,
+which does not move with the load.
+
+With ``--compare PATH`` (the root of another checkout, e.g. a ``git worktree`` of the branch point) the
+runs alternate between that tree and this one, so both see the same load.
+
+    python benchmarks/match_cpu.py [--runs 5] [--games 400] [--concurrency 1] [--compare PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from harness_compare import MAX_PLIES, TIME_CONTROL, compile_engine
+
+# Run in the child: the CPU spent after the imports, printed as JSON on the last line of stderr.
+MEASURED = """
+import json, os, sys
+from arbiter.cli import main
+before = os.times()
+sys.argv = ["arbiter", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as ended:
+    if ended.code not in (None, 0):
+        raise
+after = os.times()
+print(json.dumps({"user": after.user - before.user, "system": after.system - before.system}), file=sys.stderr)
+"""
+
+
+def one_run(
+    tree: Path | None, engine: Path, games: int, concurrency: int, folder: Path
+) -> tuple[float, float, int]:
+    """(user seconds, system seconds, plies) of one match after its imports."""
+    database = folder / "match.sqlite"
+    database.unlink(missing_ok=True)
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    command = [
+        sys.executable, "-c", MEASURED, "match",
+        "--engine", f"cmd={engine} arg=- arg=1 name=a",
+        "--engine", f"cmd={engine} arg=- arg=2 name=b",
+        "--tc", TIME_CONTROL, "--games", str(games), "--max-plies", str(MAX_PLIES),
+        "--concurrency", str(concurrency), "--db", str(database),
+    ]  # fmt: skip
+    # Started in the temporary folder: `-c` puts the working directory first on the import path.
+    done = subprocess.run(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    errors = done.stderr.decode(errors="replace")
+    if done.returncode != 0:
+        sys.exit(f"error: arbiter match exited with {done.returncode}:\n{errors}")
+    spent = json.loads(errors.strip().splitlines()[-1])
+    with sqlite3.connect(database) as db:
+        plies = int(db.execute("SELECT count(*) FROM move").fetchone()[0])
+    return spent["user"], spent["system"], plies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--runs", type=int, default=5, help="runs of each tree (default 5)")
+    parser.add_argument("--games", type=int, default=400, help="games of each match (default 400)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
+    parser.add_argument("--compare", type=Path, help="root of another checkout, run alternately")
+    args = parser.parse_args()
+    if args.compare is not None and not (args.compare / "arbiter" / "cli.py").is_file():
+        sys.exit(f"error: {args.compare} holds no arbiter/cli.py (give the root of a checkout)")
+    spec = importlib.util.find_spec("arbiter")
+    installed = Path(spec.origin).parents[1] if spec is not None and spec.origin else "?"
+    trees: dict[str, Path | None] = {f"{installed} (this interpreter's arbiter)": None}
+    if args.compare is not None:
+        trees = {str(args.compare): args.compare.resolve(), **trees}
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
+    per_ply: dict[str, list[tuple[float, float]]] = {label: [] for label in trees}
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        engine = compile_engine("instant_hub.c", folder)
+        for tree in trees.values():
+            one_run(tree, engine, 2, args.concurrency, folder)  # writes the .pyc files: not counted
+        for _ in range(args.runs):
+            for label, tree in trees.items():
+                user, system, plies = one_run(tree, engine, args.games, args.concurrency, folder)
+                per_ply[label].append((1e6 * user / plies, 1e6 * system / plies))
+    for label, figures in per_ply.items():
+        totals = sorted(user + system for user, system in figures)
+        print(
+            f"{label}: CPU per ply after the imports, median {statistics.median(totals):.0f} µs "
+            f"(user {statistics.median(u for u, _ in figures):.0f}, system "
+            f"{statistics.median(s for _, s in figures):.0f}), fewest {totals[0]:.0f}, most {totals[-1]:.0f} "
+            f"over {len(figures)} runs of {args.games} games at concurrency {args.concurrency}"
+        )
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()
