@@ -37,8 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arbiter.engines.level import Clock, Depth, MoveTime, Nodes
-from arbiter.engines.level import Level as SearchLevel
+from arbiter.engines.level import Clock, Depth, Level, MoveTime, Nodes
 from arbiter.referee.timecontrol import (
     ClockStages,
     FixedDepth,
@@ -53,7 +52,6 @@ __all__ = [
     "ClockError",
     "ClockLoss",
     "JumpSituation",
-    "Level",
     "MoveBudget",
     "MoveOutcome",
     "PlayerClock",
@@ -76,70 +74,6 @@ class ClockLoss(StrEnum):
 
 
 @dataclass(frozen=True)
-class Level:
-    """What an engine is told about its time for one search: one of the Hub ``level`` forms.
-
-    Either the clock form (``time``, with ``moves`` to the next period and ``inc`` when known), or
-    exactly one of ``depth``, ``nodes``, ``move_time``. Times are seconds.
-    """
-
-    moves: int | None = None
-    time: float | None = None
-    inc: float | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    move_time: float | None = None
-
-    def __post_init__(self) -> None:
-        # Made for every move: the checks are written out rather than looped over, and the clock form
-        # the clock makes at nearly every move passes them all in one test.
-        time, inc, move_time = self.time, self.inc, self.move_time
-        if (
-            time is not None
-            and time >= 0
-            and (inc is None or inc >= 0)
-            and move_time is None
-            and self.depth is None
-            and self.nodes is None
-        ):
-            return
-        forms = (time is not None) + (self.depth is not None) + (self.nodes is not None)
-        if forms + (move_time is not None) != 1:
-            raise ValueError("a level is exactly one of: time (with moves/inc), depth, nodes, move_time")
-        if time is None and (self.moves is not None or inc is not None):
-            raise ValueError("moves and inc go with time")
-        if time is not None and time < 0:
-            raise ValueError("time cannot be negative")
-        if inc is not None and inc < 0:
-            raise ValueError("inc cannot be negative")
-        if move_time is not None and move_time < 0:
-            raise ValueError("move_time cannot be negative")
-
-    def to_hub(self) -> str:
-        """The Hub ``level`` command, e.g. ``level moves=30 time=35.5 inc=0`` or ``level depth=6``."""
-        if self.depth is not None:
-            return f"level depth={self.depth}"
-        if self.nodes is not None:
-            return f"level nodes={self.nodes}"
-        if self.move_time is not None:
-            return f"level move-time={_seconds(self.move_time)}"
-        assert self.time is not None
-        words = ["level"]
-        if self.moves is not None:
-            words.append(f"moves={self.moves}")
-        words.append(f"time={_seconds(self.time)}")
-        if self.inc is not None:
-            words.append(f"inc={_seconds(self.inc)}")
-        return " ".join(words)
-
-
-def _seconds(value: float) -> str:
-    """Seconds to the millisecond, without trailing zeros: ``35.5``, ``0``, ``3600``."""
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
-
-
-@dataclass(frozen=True)
 class JumpSituation:
     """The mover must capture, and has ``capture_moves`` distinct capture moves to choose from."""
 
@@ -155,7 +89,7 @@ class MoveBudget:
     """What one move may take: the level to tell the engine and the deadlines (absolute, as ``now``).
     Made for every move, so a plain class rather than a frozen one: nothing changes it once made."""
 
-    told: SearchLevel
+    told: Level
     """What the engine is told, as the engine layer sends it: its remaining clock and the moves left in
     the period, or, when a jump limit is shorter than that clock, ``moves=1`` and the jump limit."""
     started_at: float
@@ -167,19 +101,6 @@ class MoveBudget:
     """After this moment the move is lost (margin included); None when nothing can be lost on time."""
     forfeit_reason: ClockLoss | None
     """Which loss ``forfeit_at`` is: ``time`` or ``improper_delay``."""
-
-    @property
-    def level(self) -> Level:
-        """``told`` as the clock's ``Level``, made when asked (the referee sends ``told`` itself)."""
-        told = self.told
-        if isinstance(told, Clock):
-            return Level(moves=told.moves, time=told.time, inc=told.inc)
-        if isinstance(told, MoveTime):
-            return Level(move_time=told.seconds)
-        if isinstance(told, Depth):
-            return Level(depth=told.plies)
-        assert isinstance(told, Nodes)  # the clock tells one of these four forms
-        return Level(nodes=told.count)
 
 
 @dataclass(slots=True)
@@ -241,7 +162,7 @@ class PlayerClock:
             )
         base = control.base
         self._move_time: float | None = None
-        self._fixed: SearchLevel | None = None
+        self._fixed: Level | None = None
         if isinstance(base, ClockStages):
             self._remaining = control.scaled(base.stages[0].seconds)
             self._enter_stage()
@@ -297,7 +218,7 @@ class PlayerClock:
             one_way, several_ways, grace = limits
             jump_limit = one_way if jump.capture_moves == 1 else several_ways
 
-        told: SearchLevel
+        told: Level
         main_limit: float | None
         available = self._remaining
         if available is not None:  # a staged clock

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arbiter.engines.level import Clock, level_line
 from arbiter.referee.clock import (
     ClockError,
     ClockLoss,
     JumpSituation,
-    Level,
     MoveOutcome,
     PlayerClock,
     parse_time_control,
@@ -36,8 +36,8 @@ def play(
 
 def test_thirty_moves_an_hour_tells_the_engine_the_moves_and_the_hour() -> None:
     budget = clock("30/3600").start_move(now=1000.0)
-    assert budget.level == Level(moves=30, time=3600.0, inc=0.0)
-    assert budget.level.to_hub() == "level moves=30 time=3600 inc=0"
+    assert budget.told == Clock(time=3600.0, moves=30, inc=0.0)
+    assert level_line(budget.told) == "level moves=30 time=3600 inc=0"
     assert budget.forfeit_at == 4600.0
     assert budget.forfeit_reason is ClockLoss.TIME
     assert budget.time_call_at is None
@@ -48,7 +48,7 @@ def test_moves_to_go_counts_down_within_the_period() -> None:
     for _ in range(10):
         play(player, 10.0)
     assert player.moves_to_go == 20
-    assert player.start_move(0.0).level.to_hub() == "level moves=20 time=3500 inc=0"
+    assert level_line(player.start_move(0.0).told) == "level moves=20 time=3500 inc=0"
 
 
 def test_using_more_than_the_allowance_before_the_thirtieth_move_loses_on_time() -> None:
@@ -57,7 +57,7 @@ def test_using_more_than_the_allowance_before_the_thirtieth_move_loses_on_time()
         assert not play(player, 100.0).lost
     assert player.remaining == 700.0
     budget = player.start_move(now=50.0)
-    assert budget.level.to_hub() == "level moves=1 time=700 inc=0"
+    assert level_line(budget.told) == "level moves=1 time=700 inc=0"
     assert budget.forfeit_at == 750.0
     outcome = player.finish_move(700.5)
     assert outcome.loss is ClockLoss.TIME
@@ -83,7 +83,7 @@ def test_unused_time_carries_into_the_next_period() -> None:
     assert outcomes[-1].added == 3600.0
     assert player.remaining == 600.0 + 3600.0
     assert player.moves_to_go == 30
-    assert player.start_move(0.0).level.to_hub() == "level moves=30 time=4200 inc=0"
+    assert level_line(player.start_move(0.0).told) == "level moves=30 time=4200 inc=0"
 
 
 def test_the_allowance_repeats_every_thirty_moves() -> None:
@@ -110,7 +110,7 @@ def test_a_final_stage_without_moves_lasts_the_rest_of_the_game() -> None:
     # Each move was paid for by its own increment, so the 1800 s of the last stage is all extra.
     assert player.remaining == 5400.0 + 1800.0
     assert player.moves_to_go is None
-    assert player.start_move(0.0).level.to_hub() == "level time=7230 inc=30"
+    assert level_line(player.start_move(0.0).told) == "level time=7230 inc=30"
 
 
 # Fischer: the increment is added before every move (Hub).
@@ -119,12 +119,12 @@ def test_a_final_stage_without_moves_lasts_the_rest_of_the_game() -> None:
 def test_the_increment_is_credited_before_the_move_and_told_with_it() -> None:
     player = clock("3600+5")
     budget = player.start_move(now=0.0)
-    assert budget.level == Level(moves=None, time=3605.0, inc=5.0)
-    assert budget.level.to_hub() == "level time=3605 inc=5"
+    assert budget.told == Clock(time=3605.0, moves=None, inc=5.0)
+    assert level_line(budget.told) == "level time=3605 inc=5"
     assert budget.forfeit_at == 3605.0
     outcome = player.finish_move(10.0)
     assert outcome.remaining == 3595.0
-    assert player.start_move(now=0.0).level.to_hub() == "level time=3600 inc=5"
+    assert level_line(player.start_move(now=0.0).told) == "level time=3600 inc=5"
 
 
 def test_a_fischer_move_may_spend_its_own_increment() -> None:
@@ -145,7 +145,7 @@ def test_increment_with_periods() -> None:
     outcome = play(player, 3.0)
     assert outcome.added == 10.0
     assert outcome.remaining == 16.0
-    assert player.start_move(0.0).level.to_hub() == "level moves=2 time=17 inc=1"
+    assert level_line(player.start_move(0.0).told) == "level moves=2 time=17 inc=1"
 
 
 # Per-move limits.
@@ -154,7 +154,7 @@ def test_increment_with_periods() -> None:
 def test_fixed_move_time_is_told_and_going_over_it_loses_on_time() -> None:
     player = clock("st=2")
     budget = player.start_move(now=10.0)
-    assert budget.level.to_hub() == "level move-time=2"
+    assert level_line(budget.told) == "level move-time=2"
     assert budget.forfeit_at == 12.0
     assert budget.forfeit_reason is ClockLoss.TIME
     outcome = player.finish_move(2.0)
@@ -168,7 +168,7 @@ def test_fixed_move_time_is_told_and_going_over_it_loses_on_time() -> None:
 def test_fixed_searches_have_no_clock(text: str, hub: str) -> None:
     player = clock(text)
     budget = player.start_move(now=0.0)
-    assert budget.level.to_hub() == hub
+    assert level_line(budget.told) == hub
     assert budget.forfeit_at is None
     assert budget.forfeit_reason is None
     outcome = player.finish_move(100000.0)
@@ -185,7 +185,7 @@ def test_fixed_searches_have_no_clock(text: str, hub: str) -> None:
 def test_scaled_acf_gives_a_hundredth_of_every_duration() -> None:
     player = clock("acf scale=0.01")
     budget = player.start_move(now=0.0)
-    assert budget.level.to_hub() == "level moves=30 time=36 inc=0"
+    assert level_line(budget.told) == "level moves=30 time=36 inc=0"
     player.finish_move(1.0)
     jump = player.start_move(now=100.0, jump=ONE_WAY)
     assert jump.jump_limit == pytest.approx(0.6)
@@ -208,7 +208,7 @@ def test_the_time_margin_forgives_a_small_overrun_and_the_clock_reads_zero() -> 
     player = clock("30/60 margin=0.5")
     budget = player.start_move(now=0.0)
     assert budget.forfeit_at == 60.5
-    assert budget.level.time == 60.0  # the margin is not told
+    assert budget.told.time == 60.0  # the margin is not told
     outcome = player.finish_move(60.4)
     assert not outcome.lost
     assert outcome.remaining == 0.0
@@ -218,7 +218,7 @@ def test_the_time_margin_forgives_a_small_overrun_and_the_clock_reads_zero() -> 
 
 def test_the_margin_is_not_scaled_and_applies_to_fixed_move_time() -> None:
     budget = clock("st=1 scale=0.5 margin=0.25").start_move(now=0.0)
-    assert budget.level.to_hub() == "level move-time=0.5"
+    assert level_line(budget.told) == "level move-time=0.5"
     assert budget.forfeit_at == 0.75
 
 
@@ -259,28 +259,28 @@ def test_two_ways_to_capture_already_count_as_several(ways: int, limit: float) -
 
 def test_a_jump_limit_shorter_than_the_clock_is_told_as_one_move_in_the_limit() -> None:
     player = clock("acf")
-    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=1 time=60 inc=0"
+    assert level_line(player.start_move(0.0, ONE_WAY).told) == "level moves=1 time=60 inc=0"
     player.finish_move(1.0)
-    assert player.start_move(0.0, SEVERAL_WAYS).level.to_hub() == "level moves=1 time=300 inc=0"
+    assert level_line(player.start_move(0.0, SEVERAL_WAYS).told) == "level moves=1 time=300 inc=0"
     player.finish_move(1.0)
     # The next quiet move is told the whole clock and the moves left in the period again.
-    assert player.start_move(0.0).level.to_hub() == "level moves=28 time=3598 inc=0"
+    assert level_line(player.start_move(0.0).told) == "level moves=28 time=3598 inc=0"
 
 
 def test_a_capped_jump_move_still_tells_the_increment() -> None:
     player = clock("3600+5 jump")
-    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=1 time=60 inc=5"
+    assert level_line(player.start_move(0.0, ONE_WAY).told) == "level moves=1 time=60 inc=5"
 
 
 def test_a_clock_at_or_below_the_jump_limit_is_told_as_it_is() -> None:
     player = clock("30/600 jump")
     for _ in range(3):
         play(player, 190.0)
-    assert player.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=27 time=30 inc=0"
+    assert level_line(player.start_move(0.0, ONE_WAY).told) == "level moves=27 time=30 inc=0"
     at_the_limit = clock("30/600 jump")
     for _ in range(3):
         play(at_the_limit, 180.0)
-    assert at_the_limit.start_move(0.0, ONE_WAY).level.to_hub() == "level moves=27 time=60 inc=0"
+    assert level_line(at_the_limit.start_move(0.0, ONE_WAY).told) == "level moves=27 time=60 inc=0"
 
 
 def test_a_jump_move_within_the_limit_draws_no_warning() -> None:
@@ -327,7 +327,7 @@ def test_the_main_clock_still_runs_during_a_jump_move() -> None:
     assert player.remaining == 62.0
     budget = player.start_move(now=0.0, jump=ONE_WAY)
     # Time is called at 60 s, but the clock falls at 62 s, before the improper-delay minute ends.
-    assert budget.level.time == 60.0
+    assert budget.told.time == 60.0
     assert budget.time_call_at == 60.0
     assert budget.forfeit_at == 62.0
     assert budget.forfeit_reason is ClockLoss.TIME
@@ -342,7 +342,7 @@ def test_no_time_call_when_the_main_clock_falls_before_the_jump_limit() -> None:
         play(player, 123.0)
     assert player.remaining == 33.0
     budget = player.start_move(now=0.0, jump=SEVERAL_WAYS)
-    assert budget.level.to_hub() == "level moves=1 time=33 inc=0"
+    assert level_line(budget.told) == "level moves=1 time=33 inc=0"
     assert budget.time_call_at is None
     assert budget.forfeit_at == 33.0
     outcome = player.finish_move(40.0)
@@ -364,13 +364,13 @@ def test_jump_situations_are_ignored_without_jump_limits() -> None:
     budget = clock("30/3600").start_move(now=0.0, jump=ONE_WAY)
     assert budget.jump_limit is None
     assert budget.time_call_at is None
-    assert budget.level.time == 3600.0
+    assert budget.told.time == 3600.0
     assert budget.forfeit_reason is ClockLoss.TIME
 
 
 def test_jump_limits_with_fixed_move_time_cap_the_move_time() -> None:
     budget = clock("st=100 jump").start_move(now=0.0, jump=ONE_WAY)
-    assert budget.level.to_hub() == "level move-time=60"
+    assert level_line(budget.told) == "level move-time=60"
     assert budget.time_call_at == 60.0
     assert budget.forfeit_at == 100.0
     assert budget.forfeit_reason is ClockLoss.TIME
@@ -378,7 +378,7 @@ def test_jump_limits_with_fixed_move_time_cap_the_move_time() -> None:
 
 def test_jump_limits_with_a_fixed_depth_still_call_time() -> None:
     budget = clock("depth=20 jump").start_move(now=0.0, jump=SEVERAL_WAYS)
-    assert budget.level.to_hub() == "level depth=20"
+    assert level_line(budget.told) == "level depth=20"
     assert budget.time_call_at == 300.0
     assert budget.forfeit_at == 360.0
     assert budget.forfeit_reason is ClockLoss.IMPROPER_DELAY
@@ -449,40 +449,6 @@ def test_negative_elapsed_time_is_rejected() -> None:
     player.start_move(0.0)
     with pytest.raises(ValueError, match="negative"):
         player.finish_move(-0.1)
-
-
-# Level rendering for Hub.
-
-
-@pytest.mark.parametrize(
-    ("level", "hub"),
-    [
-        (Level(moves=30, time=35.5, inc=0.0), "level moves=30 time=35.5 inc=0"),
-        (Level(time=3605.0, inc=5.0), "level time=3605 inc=5"),
-        (Level(time=12.3456789), "level time=12.346"),
-        (Level(time=0.0001, inc=0.0), "level time=0 inc=0"),
-        (Level(depth=6), "level depth=6"),
-        (Level(nodes=1000), "level nodes=1000"),
-        (Level(move_time=2.0), "level move-time=2"),
-        (Level(move_time=0.25), "level move-time=0.25"),
-    ],
-)
-def test_level_renders_the_hub_command(level: Level, hub: str) -> None:
-    assert level.to_hub() == hub
-
-
-@pytest.mark.parametrize(
-    "fields",
-    [{}, {"depth": 6, "nodes": 100}, {"time": 1.0, "depth": 6}, {"moves": 30}, {"inc": 1.0, "depth": 2}],
-)
-def test_level_is_exactly_one_form(fields: dict[str, float]) -> None:
-    with pytest.raises(ValueError, match="exactly one of|go with time"):
-        Level(**fields)  # type: ignore[arg-type]
-
-
-def test_level_times_cannot_be_negative() -> None:
-    with pytest.raises(ValueError, match="negative"):
-        Level(time=-1.0)
 
 
 # Properties over many games.

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from arbiter.engines.hub_wire import format_seconds
 from arbiter.engines.level import Clock, Depth, MoveTime, Nodes, level_line
-from arbiter.referee.clock import ClockLoss, JumpSituation, Level, PlayerClock, parse_time_control
-from arbiter.referee.told_level import search_level
+from arbiter.referee.clock import ClockLoss, JumpSituation, PlayerClock, parse_time_control
 
 ONE_WAY = JumpSituation(capture_moves=1)
 SECONDS = st.floats(min_value=0.0, max_value=1e7, allow_nan=False)
@@ -44,13 +43,11 @@ def test_a_clock_level_made_without_checks_is_the_checked_one(
         ("nodes=1000", ONE_WAY, Nodes(1000)),
     ],
 )
-def test_the_budget_level_is_the_told_level_in_the_clocks_own_terms(
+def test_the_clock_tells_the_engine_its_level_in_the_engine_layers_terms(
     text: str, jump: JumpSituation | None, told: object
 ) -> None:
     budget = PlayerClock(parse_time_control(text)).start_move(0.0, jump)
     assert budget.told == told and type(budget.told) is type(told)
-    assert isinstance(budget.level, Level)
-    assert search_level(budget.level) == budget.told
 
 
 def test_a_move_time_capped_by_a_jump_limit_is_capped_for_that_move_only() -> None:

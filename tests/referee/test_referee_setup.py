@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 
 from arbiter.engines import faults
-from arbiter.engines.level import Clock, Depth, MoveTime, Nodes
-from arbiter.referee.clock import JumpSituation, Level, PlayerClock
+from arbiter.engines.level import Clock
+from arbiter.referee.clock import JumpSituation, PlayerClock
 from arbiter.referee.forfeits import termination_for
 from arbiter.referee.record import OpeningRecord, Termination
 from arbiter.referee.setup import GameSetup, GameSetupError
 from arbiter.referee.timecontrol import parse_time_control
-from arbiter.referee.told_level import search_level
 from arbiter.rules import Color
 
 DEPTH = parse_time_control("depth=1")
@@ -76,24 +75,10 @@ def test_an_international_start_position_comes_with_white_to_move() -> None:
     assert prepared.start.turn is Color.WHITE and prepared.opening_moves == ()
 
 
-@pytest.mark.parametrize(
-    ("told", "expected"),
-    [
-        (Level(moves=30, time=35.5, inc=0.0), Clock(time=35.5, moves=30, inc=0.0)),
-        (Level(time=60.0, inc=1.0), Clock(time=60.0, inc=1.0)),
-        (Level(depth=6), Depth(6)),
-        (Level(nodes=1000), Nodes(1000)),
-        (Level(move_time=2.0), MoveTime(2.0)),
-    ],
-)
-def test_the_told_level_becomes_the_search_level(told: Level, expected: object) -> None:
-    assert search_level(told) == expected
-
-
 def test_a_jump_limit_caps_the_time_the_engine_is_told() -> None:
     clock = PlayerClock(parse_time_control("acf scale=0.01"))
     budget = clock.start_move(0.0, JumpSituation(capture_moves=1))
-    assert search_level(budget.level) == Clock(time=0.6, moves=1, inc=0.0)
+    assert budget.told == Clock(time=0.6, moves=1, inc=0.0)
 
 
 @pytest.mark.parametrize(
