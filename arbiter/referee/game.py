@@ -36,7 +36,7 @@ from arbiter.engines.client import EngineClient, SearchHandle
 from arbiter.engines.faults import EngineFault
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import Info, SearchResult
-from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub
+from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub
 from arbiter.referee.adjudication import ScoreAdjudicator
 from arbiter.referee.clock import ClockLoss, JumpSituation, MoveBudget, MoveOutcome, PlayerClock
 from arbiter.referee.forfeits import termination_for
@@ -452,7 +452,7 @@ class Referee:
         before = game.position
         ply = game.ply + 1  # the ply of this move, and the plies played after it
         irreversible = game.is_irreversible(move)
-        hub = format_hub(move)
+        hub = move.hub  # written once with the move, as format_hub gives it
         # Made without validation: the referee checked every value (see ``MoveRecord.trusted``).
         entry = MoveRecord.trusted(
             ply,
