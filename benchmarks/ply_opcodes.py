@@ -127,9 +127,10 @@ def played_games(count: int) -> list[GameRecord]:
 
 
 def store_games(records: list[GameRecord], tally: Tally) -> None:
-    with tempfile.TemporaryDirectory(prefix="ply-opcodes-") as folder, RunStore.open(
-        Path(folder) / "t.sqlite"
-    ) as store:
+    with (
+        tempfile.TemporaryDirectory(prefix="ply-opcodes-") as folder,
+        RunStore.open(Path(folder) / "t.sqlite") as store,
+    ):
         tournament = store.create_tournament(
             name="t",
             variant="english",

@@ -236,9 +236,7 @@ def play_command(
     # The side to move in the start position is the one that moves first in this game.
     white, black = (first, second) if start.turn is Color.WHITE else (second, first)
     if own:
-        setup = replace(
-            setup, white_time_control=own.get(white.name), black_time_control=own.get(black.name)
-        )
+        setup = replace(setup, white_time_control=own.get(white.name), black_time_control=own.get(black.name))
     display = None if quiet else _Display(show_board)
     try:
         logs = {c.name: CommLog(c.name, echo=_debug_echo) for c in (white, black) if c.debug}

@@ -476,6 +476,8 @@ def _write_pdn(store: RunStore, tournament_id: int, out: Path) -> None:
         typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(f"{len(exported.games)} game(s) written to {out}")
+
+
 def _resume_advice(database: Path) -> str:
     """What to do after the database refused a write: the games stored are kept; the same command
     resumes the event once the cause (a full disk) is dealt with."""
@@ -495,9 +497,7 @@ async def _play(runner: TournamentRunner, store: RunStore, scheduler: str | None
     return await run_on_cluster(runner, store, scheduler)
 
 
-def _start_publisher(
-    runner: TournamentRunner, store: RunStore, out: Path, tournament_id: int
-) -> Publisher:
+def _start_publisher(runner: TournamentRunner, store: RunStore, out: Path, tournament_id: int) -> Publisher:
     """The site is published by a child process (see `arbiter.report.publisher`): the runner only
     tells it that a game was stored, and hands it the moves of the games being played."""
     from arbiter.report.publisher import Publisher
@@ -509,9 +509,7 @@ def _start_publisher(
     return publisher
 
 
-def _print_summary(
-    console: Console, store: RunStore, summary: RunSummary, report: Path | None
-) -> None:
+def _print_summary(console: Console, store: RunStore, summary: RunSummary, report: Path | None) -> None:
     result = stored_standings(store, summary.tournament_id)
     console.print(standings_table(result))
     console.print(crosstable_table(result))

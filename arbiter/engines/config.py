@@ -35,6 +35,7 @@ def score_scale(config: EngineConfig) -> float:
     unit = config.score_unit or PROTOCOL_SCORE_UNITS.get(config.protocol, "centi-men")
     return SCORE_UNITS[unit]
 
+
 MAX_TIMEOUT_SECONDS = 7 * 24 * 3600.0
 
 

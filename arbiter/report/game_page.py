@@ -98,9 +98,7 @@ def standard_start(record: GameRecord, variant: Variant | None, start: Position 
 
 
 @lru_cache(maxsize=256)
-def _first_board(
-    geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None
-) -> Markup:
+def _first_board(geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None) -> Markup:
     """The board a page opens on, drawn once for all the games of a pairing from the same start."""
     return board_svg(geometry, letters, label=label, mules=mules)
 

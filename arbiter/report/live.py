@@ -66,7 +66,12 @@ class LiveWatcher(GameObserver):
 
     def game_started(self, record: GameRecord, position: Position) -> None:
         self.start = (
-            "start", self.key, record.white.name, record.black.name, record.variant, record.time_control
+            "start",
+            self.key,
+            record.white.name,
+            record.black.name,
+            record.variant,
+            record.time_control,
         ) + _bitboards(position)
         self.position = position
         self.played = [position]

@@ -60,9 +60,9 @@ def move_table_rows(rows: Sequence[MoveRow]) -> Markup:
             f'<tr id="ply-{ply}" class="{row.side}{" book" if book else ""}">'
             f"<td>{_shown(row.number_cell)}</td>"
             f'<td><a href="#ply-{ply}">{_shown(row.text)}</a>{_BOOK if book else ""}'
-            f'{_DRAW if row.draw_offered else ""}</td>'
+            f"{_DRAW if row.draw_offered else ''}</td>"
             f"<td>{seconds(row.elapsed)}</td><td>{seconds(row.clock)}</td>"
-            f'<td>{"" if row.depth is None else row.depth}</td><td>{score(row.score)}</td>'
+            f"<td>{'' if row.depth is None else row.depth}</td><td>{score(row.score)}</td>"
             f"<td>{_shown(row.info)}{notes}</td></tr>"
         )
     return Markup("\n      ".join(lines))

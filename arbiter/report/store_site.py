@@ -398,9 +398,7 @@ class StoreSite:
         writer.event_pages(openings=opened)
         return SiteBuild(self.out, written, self._played - written, len(writer.written) + 2 * written)
 
-    def _games_since(
-        self, store: RunStore, tournament: int, revision: int = 0
-    ) -> Iterator[StoredGame]:
+    def _games_since(self, store: RunStore, tournament: int, revision: int = 0) -> Iterator[StoredGame]:
         """The games stored after `revision` up to the revision this refresh read: a game the runner
         stores while the pages are being written is left to the next refresh, which would otherwise
         write its page and append its PDN a second time."""

@@ -520,4 +520,3 @@ def _match_statistics(
         ww=counts.ww,
         elo=elo,
     )
-

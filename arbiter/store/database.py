@@ -210,6 +210,8 @@ def _check_writable(connection: sqlite3.Connection) -> None:
         connection.execute("UPDATE meta SET value = value WHERE key = 'application'")
     finally:
         connection.execute("ROLLBACK")
+
+
 # Version 2 gave each game its revision (the order games were stored) and each side's move counts.
 _GAME_COLUMNS_2 = (
     "revision INTEGER NOT NULL DEFAULT 0",

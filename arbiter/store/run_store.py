@@ -556,8 +556,7 @@ def _named_row(cursor: sqlite3.Cursor, values: tuple[Any, ...]) -> Any:
 
 
 _MOVES_QUERY = (
-    f"SELECT game_id, {', '.join(MOVE_COLUMNS)} FROM move "
-    "WHERE game_id IN ({marks}) ORDER BY game_id, ply"
+    f"SELECT game_id, {', '.join(MOVE_COLUMNS)} FROM move WHERE game_id IN ({{marks}}) ORDER BY game_id, ply"
 )
 
 

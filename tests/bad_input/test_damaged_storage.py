@@ -304,9 +304,7 @@ def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
     database, game_id, ply = third_move_edited(stored_event, tmp_path, "side", "purple")
     before = stored_rows(database)
     for command in reading_commands(database, tmp_path):
-        assert_refused(
-            arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'"
-        )
+        assert_refused(arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'")
     assert stored_rows(database) == before
 
 

@@ -143,6 +143,8 @@ def test_a_move_the_frisian_king_move_limit_forbids_loses_as_an_illegal_move_nam
     assert "'6-1' is not allowed" in record.outcome.reason
     assert "king-move limit" in record.outcome.reason
     assert "allowed moves: 9-3, 9-4" in record.outcome.reason
+
+
 @pytest.mark.parametrize("flag", ["--close-output-at", "--close-output-after"])
 def test_an_engine_that_closes_its_output_crashes_at_once_even_at_a_fast_control(flag: str) -> None:
     # During its search, or right after its move and so before its next one: the crash is named as soon

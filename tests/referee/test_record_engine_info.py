@@ -42,9 +42,13 @@ def test_engine_info_made_without_validation_is_the_validated_one(
     assert trusted.model_fields_set == validated.model_fields_set
     assert repr(trusted) == repr(validated)  # the same values of the same types (NaN included)
     move = MoveRecord.trusted(1, Side.WHITE, "11-15", "11-15", False, 0.5, 59.5, [], False, trusted)
-    assert move.model_dump_json() == MoveRecord(
-        ply=1, side=Side.WHITE, text="11-15", hub="11-15", elapsed=0.5, clock=59.5, info=validated
-    ).model_dump_json()
+    assert (
+        move.model_dump_json()
+        == MoveRecord(
+            ply=1, side=Side.WHITE, text="11-15", hub="11-15", elapsed=0.5, clock=59.5, info=validated
+        ).model_dump_json()
+    )
+
 
 def test_the_record_keeps_its_own_copies_of_the_pv_and_the_extra_fields() -> None:
     info = parse_info({"depth": "12", "pv": "11-15 23-19", "hashfull": "300"})

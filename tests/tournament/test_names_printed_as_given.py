@@ -14,9 +14,20 @@ def test_an_engine_name_with_an_emoji_code_is_printed_as_given(tmp_path: Path) -
     engine = f"cmd={sys.executable} arg={ENGINES / 'instant_hub.py'}"
     done = subprocess.run(
         [
-            sys.executable, "-m", "arbiter.cli", "match",
-            "--engine", f"{engine} name=a:100:", "--engine", f"{engine} name=b",
-            "--games", "2", "--max-plies", "10", "--db", str(tmp_path / "m.sqlite"),
+            sys.executable,
+            "-m",
+            "arbiter.cli",
+            "match",
+            "--engine",
+            f"{engine} name=a:100:",
+            "--engine",
+            f"{engine} name=b",
+            "--games",
+            "2",
+            "--max-plies",
+            "10",
+            "--db",
+            str(tmp_path / "m.sqlite"),
         ],  # fmt: skip
         capture_output=True,
         text=True,
