@@ -18,7 +18,6 @@ runs alternate between that tree and this one, so both see the same load.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import sqlite3
@@ -28,7 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from harness_compare import MAX_PLIES, TIME_CONTROL, compile_engine
+from harness_compare import compile_engine
+from match_startup import match_command, run_environment, trees_to_run
 
 # Run in the child: the CPU spent after the imports, printed as JSON on the last line of stderr.
 MEASURED = """
@@ -52,16 +52,8 @@ def one_run(
     """(user seconds, system seconds, plies) of one match after its imports."""
     database = folder / "match.sqlite"
     database.unlink(missing_ok=True)
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    command = [
-        sys.executable, "-c", MEASURED, "match",
-        "--engine", f"cmd={engine} arg=- arg=1 name=a",
-        "--engine", f"cmd={engine} arg=- arg=2 name=b",
-        "--tc", TIME_CONTROL, "--games", str(games), "--max-plies", str(MAX_PLIES),
-        "--concurrency", str(concurrency), "--db", str(database),
-    ]  # fmt: skip
+    env = run_environment(tree)
+    command = match_command(MEASURED, engine, games, database, concurrency)
     # Started in the temporary folder: `-c` puts the working directory first on the import path.
     done = subprocess.run(command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     errors = done.stderr.decode(errors="replace")
@@ -82,13 +74,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--compare", type=Path, help="root of another checkout, run alternately")
     args = parser.parse_args()
-    if args.compare is not None and not (args.compare / "arbiter" / "cli.py").is_file():
-        sys.exit(f"error: {args.compare} holds no arbiter/cli.py (give the root of a checkout)")
-    spec = importlib.util.find_spec("arbiter")
-    installed = Path(spec.origin).parents[1] if spec is not None and spec.origin else "?"
-    trees: dict[str, Path | None] = {f"{installed} (this interpreter's arbiter)": None}
-    if args.compare is not None:
-        trees = {str(args.compare): args.compare.resolve(), **trees}
+    trees = trees_to_run(args.compare)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     per_ply: dict[str, list[tuple[float, float]]] = {label: [] for label in trees}
     with tempfile.TemporaryDirectory() as name:

@@ -26,12 +26,13 @@ import sys
 import sysconfig
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from harness_compare import compile_engine
+from ply_opcodes import Tally
 
 import arbiter
 from arbiter.cli import main as arbiter_main
@@ -59,13 +60,13 @@ def layer_of(filename: str) -> str:
     return "libraries"
 
 
-class MainThreadTally:
-    """Instructions by code object, and calls, of the thread that turns it on."""
+class MainThreadTally(Tally):
+    """``ply_opcodes.py``'s tally, by code object (file and function) rather than by function name, and
+    turned on for the thread that enters ``counting``."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.by_code: Counter[tuple[str, str]] = Counter()
-        self.python_calls = 0
-        self.c_calls = 0
 
     def _trace(self, frame: FrameType, event: str, arg: object) -> Callable[..., Any]:
         frame.f_trace_opcodes = True
@@ -74,21 +75,13 @@ class MainThreadTally:
             self.by_code[(code.co_filename, code.co_qualname)] += 1
         return self._trace
 
-    def _profile(self, frame: FrameType, event: str, arg: object) -> None:
-        if event == "call":
-            self.python_calls += 1
-        elif event == "c_call":
-            self.c_calls += 1
-
     @contextlib.contextmanager
-    def counting(self) -> Any:
-        sys.settrace(self._trace)
-        sys.setprofile(self._profile)
+    def counting(self) -> Iterator[None]:
+        self.on()
         try:
             yield
         finally:
-            sys.settrace(None)
-            sys.setprofile(None)
+            self.off()
 
 
 def run_match(engine: Path, games: int, database: Path) -> int:

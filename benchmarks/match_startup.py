@@ -51,20 +51,31 @@ LIBRARIES = (
 )
 
 
+def run_environment(tree: Path | None) -> dict[str, str]:
+    """This process's environment with ``tree`` first on the import path, and ``.pyc`` files written."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def match_command(code: str, engine: Path, games: int, database: Path, concurrency: int = 1) -> list[str]:
+    """`arbiter match` of two copies of ``engine`` through ``python -c code`` (the command line follows)."""
+    return [
+        sys.executable, "-c", code, "match",
+        "--engine", f"cmd={engine} arg=- arg=1 name=a",
+        "--engine", f"cmd={engine} arg=- arg=2 name=b",
+        "--tc", TIME_CONTROL, "--games", str(games), "--max-plies", str(MAX_PLIES),
+        "--concurrency", str(concurrency), "--db", str(database),
+    ]  # fmt: skip
+
+
 def one_run(tree: Path | None, engine: Path, games: int, folder: Path) -> tuple[float, int]:
     """The CPU seconds of one `arbiter match` process, and the plies it stored."""
     database = folder / "match.sqlite"
     database.unlink(missing_ok=True)
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
-    command = [
-        sys.executable, "-c", ENTRY, "match",
-        "--engine", f"cmd={engine} arg=- arg=1 name=a",
-        "--engine", f"cmd={engine} arg=- arg=2 name=b",
-        "--tc", TIME_CONTROL, "--games", str(games), "--max-plies", str(MAX_PLIES),
-        "--db", str(database),
-    ]  # fmt: skip
+    env = run_environment(tree)
+    command = match_command(ENTRY, engine, games, database)
     # Started in the temporary folder: `-c` puts the working directory first on the import path.
     process = subprocess.Popen(
         command, cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -82,9 +93,7 @@ def one_run(tree: Path | None, engine: Path, games: int, folder: Path) -> tuple[
 
 def process_cpu(code: str, tree: Path | None, folder: Path) -> float:
     """The CPU seconds of a `python -c CODE` process run with ``tree`` first on the import path."""
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree)
+    env = run_environment(tree)
     process = subprocess.Popen(
         [sys.executable, "-c", code], cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
@@ -108,6 +117,19 @@ def describe(name: str, seconds: list[float], plies: list[int]) -> str:
     )
 
 
+def trees_to_run(compare: Path | None) -> dict[str, Path | None]:
+    """The checkouts to run, by label: this interpreter's arbiter (None: no import path set), after
+    ``compare``'s root when given (run first in each alternation)."""
+    if compare is not None and not (compare / "arbiter" / "cli.py").is_file():
+        sys.exit(f"error: {compare} holds no arbiter/cli.py (give the root of a checkout)")
+    spec = importlib.util.find_spec("arbiter")
+    installed = Path(spec.origin).parents[1] if spec is not None and spec.origin else "?"
+    trees: dict[str, Path | None] = {f"{installed} (this interpreter's arbiter)": None}
+    if compare is not None:
+        trees = {str(compare): compare.resolve(), **trees}
+    return trees
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -116,13 +138,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2, help="games of each match (default 2)")
     parser.add_argument("--compare", type=Path, help="root of another checkout, run alternately")
     args = parser.parse_args()
-    if args.compare is not None and not (args.compare / "arbiter" / "cli.py").is_file():
-        sys.exit(f"error: {args.compare} holds no arbiter/cli.py (give the root of a checkout)")
-    spec = importlib.util.find_spec("arbiter")
-    installed = Path(spec.origin).parents[1] if spec is not None and spec.origin else "?"
-    trees: dict[str, Path | None] = {f"{installed} (this interpreter's arbiter)": None}
-    if args.compare is not None:
-        trees = {str(args.compare): args.compare.resolve(), **trees}
+    trees = trees_to_run(args.compare)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
