@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass
 
 from arbiter.engines.hub_wire import format_seconds
+from arbiter.engines.unchecked import filled_in
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,7 @@ class Clock:
         the referee's clock tells one at nearly every move, from a time control validated when it was
         read (finite seconds of 0 or more, a move count of at least 1). The result is the one the
         checking constructor makes, equal and with the same attributes."""
-        clock = _new(cls)
-        _set_attribute(clock, "__dict__", {"time": time, "moves": moves, "inc": inc})
-        return clock
-
-
-_new = object.__new__
-_set_attribute = object.__setattr__
+        return filled_in(cls, {"time": time, "moves": moves, "inc": inc})
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-T = TypeVar("T")
+from arbiter.engines.unchecked import filled_in
 
-_new_object = object.__new__
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -81,22 +81,22 @@ class SearchResult:
         stopped: bool,
         board: str | None,
     ) -> SearchResult:
-        """The result of a search that ended with a move, as ``SearchResult(move, ...)`` makes it. Made
-        for every move, so the fields are put in the new object's ``__dict__`` at once: the frozen
-        ``__init__`` sets them one by one, each through ``object.__setattr__``."""
-        result = _new_object(cls)
-        result.__dict__.update(
-            move=move,
-            resigned=False,
-            offers_draw=offers_draw,
-            ponder=ponder,
-            infos=infos,
-            elapsed=elapsed,
-            stopped=stopped,
-            reported_time=None,
-            board=board,
+        """The result of a search that ended with a move, as ``SearchResult(move, ...)`` makes it, made
+        for every move without the frozen ``__init__`` (see ``unchecked``)."""
+        return filled_in(
+            cls,
+            {
+                "move": move,
+                "resigned": False,
+                "offers_draw": offers_draw,
+                "ponder": ponder,
+                "infos": infos,
+                "elapsed": elapsed,
+                "stopped": stopped,
+                "reported_time": None,
+                "board": board,
+            },
         )
-        return result
 
     @property
     def last_info(self) -> Info | None:

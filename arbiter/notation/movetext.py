@@ -45,8 +45,7 @@ def _notation(variant: Variant) -> _Notation:
     entry = _NOTATION.get(variant.id)
     if entry is not None and (entry[0] is variant or entry[0] == variant):
         return entry[1]
-    names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
-    built = _Notation(names)
+    built = _Notation(variant.square_names())
     _NOTATION[variant.id] = (variant, built)
     return built
 

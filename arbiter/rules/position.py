@@ -117,7 +117,7 @@ def _build_tables(variant: Variant) -> _Tables:
     # Drawn after the others, so the keys of variants without mules are what they always were.
     mule_keys = tuple((rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size))
     masks = (0, *(1 << bit for bit in variant.geometry.square_bits[1:]))
-    names = ("", *(variant.square_name(n) for n in range(1, variant.square_count + 1)))
+    names = variant.square_names()
     return _Tables(generator_for(variant), keys, black_to_move, mule_keys, masks, names)  # type: ignore[arg-type]
 
 

@@ -147,6 +147,11 @@ class Variant:
             return self.geometry.algebraic(square)
         return str(square)
 
+    def square_names(self) -> tuple[str, ...]:
+        """Every square's name as notation writes it, by square number (index 0, no square, is empty):
+        made once per variant by the tables that keep it (``position.tables``, the notation's)."""
+        return ("", *(self.square_name(n) for n in range(1, self.square_count + 1)))
+
     def parse_square(self, text: str) -> int | None:
         """A square written as a number or, on any board, algebraically; None if it is not on the board."""
         token = text.strip()

@@ -50,7 +50,7 @@ class BoardMap:
             cells.append((7 - col if mirror else col, row))
         dark = set(cells[1:])
         light = tuple((x, y) for x in range(8) for y in range(8) if (x, y) not in dark)
-        names = ("", *(variant.square_name(n) for n in range(1, geometry.square_count + 1)))
+        names = variant.square_names()
         bits = (0, *(1 << geometry.square_bits[n] for n in range(1, geometry.square_count + 1)))
         return cls(tuple(cells), light, names, bits)
 
