@@ -13,7 +13,6 @@ started, 2 for bad options.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudica
 from arbiter.referee.setup import GameSetup, GameSetupError
 from arbiter.referee.timecontrol import TimeControlError, parse_time_control
 from arbiter.rules import Color, Move, Position, Variant, get_variant
+from arbiter.running import event_loop
 
 
 def _debug_echo(line: str) -> None:
@@ -240,7 +240,7 @@ def play_command(
     display = None if quiet else _Display(show_board)
     try:
         logs = {c.name: CommLog(c.name, echo=_debug_echo) for c in (white, black) if c.debug}
-        record = asyncio.run(play_game_from_configs(setup, white, black, observer=display, comm_logs=logs))
+        record = event_loop.run(play_game_from_configs(setup, white, black, observer=display, comm_logs=logs))
     except EngineConfigError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None

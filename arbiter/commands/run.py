@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import shlex
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig, EngineIdentity
+from arbiter.running import event_loop
 from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import RunStore, StoreError
@@ -403,7 +403,7 @@ def _execute(
             if report_dir is not None:
                 publisher = _start_publisher(runner, store, report_dir, tournament_id)
             with view:
-                summary = asyncio.run(_play(runner, store, config.scheduler))
+                summary = event_loop.run(_play(runner, store, config.scheduler))
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -430,7 +430,7 @@ def _preflight(
     try:
         for warning in check_dxp_settings(config, engines):
             typer.echo(f"warning: {warning}", err=True)
-        return asyncio.run(preflight_engines(engines, config.variant, log_dir))
+        return event_loop.run(preflight_engines(engines, config.variant, log_dir))
     except PreflightError as exc:
         typer.echo(f"error: {exc}", err=True)
         typer.echo(f"nothing was played or stored; engine logs: {log_dir}", err=True)
