@@ -25,6 +25,13 @@ plays a match of two copies of its engine, at each concurrency, as a command of 
   keeps the high-water mark of the process it was forked from, this script, across ``exec``, so a
   harness smaller than the script would be shown at the script's size.
 
+With ``--short-games N`` (10 by default; 0: none) each run is preceded by a run of N games of the
+same harness at the same concurrency, and the two give the harness's CPU per ply beyond its start-up,
+(CPU of the run - CPU of the short run) / (plies of the run - plies of the short run), and its
+start-up CPU, what the short run spent beyond its plies at that rate: in a long match of thousands of
+games the start-up is spread thin, and the first figure is what each move costs. Both are subject to the
+10 ms ticks the CPU is counted in: a start-up within them shows as 0 (fastchess's, cutechess-cli's).
+
 Games last about 52 plies: the arbiter adjudicates a draw at ``--max-plies`` (its random engines may
 end a game earlier); the UCI engine repeats a position for the third time at ply 52, and the chess
 harnesses end the game there as a draw by repetition (see ``instant_uci.c`` for why not ``-maxmoves``).
@@ -37,7 +44,7 @@ With ``--fastchess PATH`` and/or ``--cutechess PATH`` (binaries built from their
 harnesses are run too, interleaved with the arbiter run by run, and the ratios are printed.
 
     python benchmarks/harness_compare.py [--games 200] [--concurrency 1 2] [--repeat 3]
-        [--fastchess PATH] [--cutechess PATH]
+        [--short-games 10] [--fastchess PATH] [--cutechess PATH]
 """
 
 from __future__ import annotations
@@ -362,6 +369,31 @@ def median_of(runs: list[Run], figure: str) -> float:
     return statistics.median(values)
 
 
+@dataclass(frozen=True)
+class Split:
+    """A run's CPU split by the short run beside it: per ply beyond start-up, and start-up."""
+
+    per_ply_us: float
+    startup_ms: float
+
+    @classmethod
+    def of(cls, short: Run, run: Run) -> Split:
+        per_ply = (run.cpu - short.cpu) / max(run.plies - short.plies, 1)
+        # Counted in 10 ms ticks, a lean harness's start-up can come out below zero: it is none we can see.
+        return cls(per_ply * 1e6, max(0.0, short.cpu - per_ply * short.plies) * 1e3)
+
+
+SPLIT_FIGURES = [
+    ("harness CPU per ply beyond start-up (us)", "per_ply_us", "{:.0f}"),
+    ("harness start-up CPU (ms)", "startup_ms", "{:.0f}"),
+]
+
+
+def median_split(splits: list[Split], figure: str) -> float:
+    values: list[float] = [getattr(split, figure) for split in splits]
+    return statistics.median(values)
+
+
 def ratio(ours: float, theirs: float) -> str:
     # The CPU is counted in clock ticks (10 ms): a short run of a lean harness may show none.
     return f"x{ours / theirs:.2f}" if theirs > 0 else "n/a (too short a run to measure)"
@@ -388,7 +420,16 @@ def main() -> None:
     parser.add_argument(
         "--cutechess", help="path of a cutechess-cli binary, run interleaved with the arbiter"
     )
+    parser.add_argument(
+        "--short-games",
+        type=int,
+        default=10,
+        help="games of a short run before each run, to split off start-up (default 10; 0: none)",
+    )
     args = parser.parse_args()
+    short_games = args.short_games if 0 < args.short_games < args.games else 0
+    if args.short_games and not short_games:
+        print(f"note: --short-games {args.short_games} is not fewer than --games {args.games}: no short runs")
     harnesses = [("arbiter", "")]
     for name in ("cutechess", "fastchess"):
         path = getattr(args, name)
@@ -404,6 +445,8 @@ def main() -> None:
     compile_bytecode()
     become_subreaper()
     runs: dict[tuple[str, int], list[Run]] = {}
+    shorts: list[Run] = []
+    splits: dict[tuple[str, int], list[Split]] = {}
     with tempfile.TemporaryDirectory(prefix="harness-engines-") as name:
         engines = {"arbiter": compile_engine("instant_hub.c", Path(name))}
         if len(harnesses) > 1:
@@ -412,9 +455,16 @@ def main() -> None:
             for concurrency in args.concurrency:
                 for harness, path in harnesses:  # interleaved: the machine's load falls on all alike
                     engine = engines["arbiter" if harness == "arbiter" else "uci"]
+                    short = None
+                    if short_games:
+                        short = run_once(harness, path, engine, short_games, concurrency)
+                        print("(short) " + describe(short), flush=True)
+                        shorts.append(short)
                     run = run_once(harness, path, engine, args.games, concurrency)
                     print(describe(run), flush=True)
                     runs.setdefault((harness, concurrency), []).append(run)
+                    if short is not None:
+                        splits.setdefault((harness, concurrency), []).append(Split.of(short, run))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     names = [harness for harness, _ in harnesses]
     print()
@@ -424,6 +474,9 @@ def main() -> None:
         for label, figure, style in FIGURES:
             cells = [style.format(median_of(runs[(name, concurrency)], figure)) for name in names]
             print(f"| {label}, concurrency {concurrency} | " + " | ".join(cells) + " |")
+        for label, figure, style in SPLIT_FIGURES if splits else []:
+            cells = [style.format(median_split(splits[(name, concurrency)], figure)) for name in names]
+            print(f"| {label}, concurrency {concurrency} | " + " | ".join(cells) + " |")
     for other in names[1:]:
         for concurrency in args.concurrency:
             ours, theirs = runs[("arbiter", concurrency)], runs[(other, concurrency)]
@@ -431,8 +484,16 @@ def main() -> None:
                 f"{label.split(' (')[0]} {ratio(median_of(ours, key), median_of(theirs, key))}"
                 for label, key, _ in FIGURES
             )
+            if splits:
+                ours_split, theirs_split = splits[("arbiter", concurrency)], splits[(other, concurrency)]
+                ratios += "".join(
+                    f", {label.split(' (')[0]} "
+                    + ratio(median_split(ours_split, key), median_split(theirs_split, key))
+                    for label, key, _ in SPLIT_FIGURES
+                )
             print(f"arbiter / {other}, concurrency {concurrency}: {ratios}")
     doubtful = [run for group in runs.values() for run in group if run.problems]
+    doubtful += [run for run in shorts if run.problems]
     if doubtful:
         print(f"\nerror: {len(doubtful)} run(s) had problems (see PROBLEM above); their figures are doubtful")
         sys.exit(1)

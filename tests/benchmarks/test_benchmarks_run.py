@@ -98,6 +98,28 @@ def test_harness_compare_benchmark_runs_a_tiny_arbiter_match(tmp_path: Path) -> 
     assert "harness CPU per ply" in out and "peak memory" in out
 
 
+def test_harness_compare_splits_start_up_from_the_cpu_per_ply_with_a_short_run(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engines")
+    harness = _mini_cutechess(tmp_path)
+    args = ["--games", "3", "--short-games", "1", "--repeat", "1", "--concurrency", "1"]
+    out = run_benchmark("harness_compare", *args, "--cutechess", str(harness), cwd=tmp_path)
+    assert "(short) arbiter c1: 1 games" in out and "(short) cutechess c1: 1 games, 52 plies" in out
+    assert "| harness CPU per ply beyond start-up (us), concurrency 1 |" in out
+    assert "| harness start-up CPU (ms), concurrency 1 |" in out
+    assert "harness CPU per ply beyond start-up x" in out or "beyond start-up n/a" in out
+    assert "PROBLEM" not in out
+
+
+def test_harness_compare_runs_no_short_run_when_it_would_not_be_shorter(tmp_path: Path) -> None:
+    if not any(shutil.which(name) for name in ("cc", "gcc", "clang")):
+        pytest.skip("no C compiler to build the instant engines")
+    args = ["--games", "2", "--repeat", "1", "--concurrency", "1"]
+    out = run_benchmark("harness_compare", *args, cwd=tmp_path)
+    assert "--short-games 10 is not fewer than --games 2: no short runs" in out
+    assert "(short)" not in out and "beyond start-up" not in out
+
+
 def _mini_cutechess(tmp_path: Path) -> Path:
     """An executable standing in for cutechess-cli (see mini_chess_harness.py)."""
     wrapper = tmp_path / "mini-cutechess"
