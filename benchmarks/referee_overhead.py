@@ -51,6 +51,7 @@ from arbiter.referee.game import play_game
 from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
+from arbiter.running import event_loop
 from arbiter.running.loop_steps import LoopSteps
 from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
@@ -320,14 +321,15 @@ def main() -> None:
         "--concurrency", type=int, nargs="+", default=None, help="play events, N games at a time, for each N"
     )
     args = parser.parse_args()
+    # On the loop the commands play on (``arbiter.running.event_loop``), so the figures are theirs.
     if args.concurrency:
-        asyncio.run(
+        event_loop.run(
             run_events(
                 args.games, args.concurrency, args.variant, args.tc or "st=0.05", args.engine or "instant"
             )
         )
     else:
-        asyncio.run(run(args.games, args.variant, args.tc or "acf", args.engine or "random"))
+        event_loop.run(run(args.games, args.variant, args.tc or "acf", args.engine or "random"))
 
 
 if __name__ == "__main__":
