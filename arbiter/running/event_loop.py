@@ -44,7 +44,11 @@ class ChainingEventLoop(asyncio.SelectorEventLoop):
                 handle._run()  # type: ignore[attr-defined]
 
 
+# A loop's pass (``_run_once``) is not public asyncio: on a Python without it, games run on asyncio's own.
+CHAINING = callable(getattr(asyncio.BaseEventLoop, "_run_once", None))
+
+
 def run(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)`` on a ``ChainingEventLoop``."""
-    with asyncio.Runner(loop_factory=ChainingEventLoop) as runner:
+    """``asyncio.run(main)`` on a ``ChainingEventLoop`` (on asyncio's own loop where it cannot chain)."""
+    with asyncio.Runner(loop_factory=ChainingEventLoop if CHAINING else None) as runner:
         return runner.run(main)

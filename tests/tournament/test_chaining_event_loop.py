@@ -193,3 +193,13 @@ def test_run_gives_the_coroutine_result_on_a_chaining_loop_and_raises_its_error(
     assert event_loop.run(kind()) == "ChainingEventLoop"
     with pytest.raises(ValueError, match="inside the game"):
         event_loop.run(broken())
+
+
+def test_run_falls_back_to_asyncio_loop_where_passes_cannot_chain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def kind() -> str:
+        return type(asyncio.get_running_loop()).__name__
+
+    monkeypatch.setattr(event_loop, "CHAINING", False)
+    assert event_loop.run(kind()) == "_UnixSelectorEventLoop"
