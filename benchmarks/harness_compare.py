@@ -389,9 +389,13 @@ SPLIT_FIGURES = [
 ]
 
 
-def median_split(splits: list[Split], figure: str) -> float:
-    values: list[float] = [getattr(split, figure) for split in splits]
-    return statistics.median(values)
+def medians(runs: list[Run], splits: list[Split]) -> dict[str, float]:
+    """Every figure of one harness at one concurrency, the median over its runs (and their splits)."""
+    figures = {key: median_of(runs, key) for _, key, _ in FIGURES}
+    for _, key, _ in SPLIT_FIGURES if splits else []:
+        values: list[float] = [getattr(split, key) for split in splits]
+        figures[key] = statistics.median(values)
+    return figures
 
 
 def ratio(ours: float, theirs: float) -> str:
@@ -468,29 +472,20 @@ def main() -> None:
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     names = [harness for harness, _ in harnesses]
     print()
+    figures = FIGURES + (SPLIT_FIGURES if splits else [])
+    shown = {group: medians(group_runs, splits.get(group, [])) for group, group_runs in runs.items()}
     print(f"| figure (median of {args.repeat}) | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
     for concurrency in args.concurrency:
-        for label, figure, style in FIGURES:
-            cells = [style.format(median_of(runs[(name, concurrency)], figure)) for name in names]
-            print(f"| {label}, concurrency {concurrency} | " + " | ".join(cells) + " |")
-        for label, figure, style in SPLIT_FIGURES if splits else []:
-            cells = [style.format(median_split(splits[(name, concurrency)], figure)) for name in names]
+        for label, key, style in figures:
+            cells = [style.format(shown[(name, concurrency)][key]) for name in names]
             print(f"| {label}, concurrency {concurrency} | " + " | ".join(cells) + " |")
     for other in names[1:]:
         for concurrency in args.concurrency:
-            ours, theirs = runs[("arbiter", concurrency)], runs[(other, concurrency)]
+            ours, theirs = shown[("arbiter", concurrency)], shown[(other, concurrency)]
             ratios = ", ".join(
-                f"{label.split(' (')[0]} {ratio(median_of(ours, key), median_of(theirs, key))}"
-                for label, key, _ in FIGURES
+                f"{label.split(' (')[0]} {ratio(ours[key], theirs[key])}" for label, key, _ in figures
             )
-            if splits:
-                ours_split, theirs_split = splits[("arbiter", concurrency)], splits[(other, concurrency)]
-                ratios += "".join(
-                    f", {label.split(' (')[0]} "
-                    + ratio(median_split(ours_split, key), median_split(theirs_split, key))
-                    for label, key, _ in SPLIT_FIGURES
-                )
             print(f"arbiter / {other}, concurrency {concurrency}: {ratios}")
     doubtful = [run for group in runs.values() for run in group if run.problems]
     doubtful += [run for run in shorts if run.problems]

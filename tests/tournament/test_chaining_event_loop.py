@@ -134,6 +134,16 @@ def test_a_stop_ends_the_pass_before_the_callbacks_it_made_ready() -> None:
     assert ran == ["first", "second"]
 
 
+def run_briefly(loop: asyncio.AbstractEventLoop, first: Callable[[], None]) -> None:
+    """Run ``first`` on ``loop``, and whatever follows from it for 10 ms, then close the loop."""
+    try:
+        loop.call_soon(first)
+        loop.call_later(0.01, loop.stop)
+        loop.run_forever()
+    finally:
+        loop.close()
+
+
 def test_a_cancelled_follow_on_callback_does_not_run() -> None:
     loop = ChainingEventLoop()
     ran: list[str] = []
@@ -143,12 +153,7 @@ def test_a_cancelled_follow_on_callback_does_not_run() -> None:
         loop.call_soon(lambda: ran.append("cancelled")).cancel()
         loop.call_soon(lambda: ran.append("kept"))
 
-    try:
-        loop.call_soon(first)
-        loop.call_later(0.01, loop.stop)
-        loop.run_forever()
-    finally:
-        loop.close()
+    run_briefly(loop, first)
     assert ran == ["first", "kept"]
 
 
@@ -160,12 +165,7 @@ def test_an_error_in_a_follow_on_callback_goes_to_the_exception_handler() -> Non
     def fail() -> None:
         raise RuntimeError("follow-on failed")
 
-    try:
-        loop.call_soon(lambda: loop.call_soon(fail))
-        loop.call_later(0.01, loop.stop)
-        loop.run_forever()
-    finally:
-        loop.close()
+    run_briefly(loop, lambda: loop.call_soon(fail))
     assert reported == ["follow-on failed"]
 
 
@@ -183,14 +183,15 @@ def test_timers_fire_in_order_of_their_time() -> None:
     assert event_loop.run(main()) == ["sooner", "later"]
 
 
-def test_run_gives_the_coroutine_result_on_a_chaining_loop_and_raises_its_error() -> None:
-    async def kind() -> str:
-        return type(asyncio.get_running_loop()).__name__
+async def loop_kind() -> str:
+    return type(asyncio.get_running_loop()).__name__
 
+
+def test_run_gives_the_coroutine_result_on_a_chaining_loop_and_raises_its_error() -> None:
     async def broken() -> None:
         raise ValueError("inside the game")
 
-    assert event_loop.run(kind()) == "ChainingEventLoop"
+    assert event_loop.run(loop_kind()) == "ChainingEventLoop"
     with pytest.raises(ValueError, match="inside the game"):
         event_loop.run(broken())
 
@@ -198,8 +199,5 @@ def test_run_gives_the_coroutine_result_on_a_chaining_loop_and_raises_its_error(
 def test_run_falls_back_to_asyncio_loop_where_passes_cannot_chain(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    async def kind() -> str:
-        return type(asyncio.get_running_loop()).__name__
-
     monkeypatch.setattr(event_loop, "CHAINING", False)
-    assert event_loop.run(kind()) == "_UnixSelectorEventLoop"
+    assert event_loop.run(loop_kind()) == "_UnixSelectorEventLoop"
