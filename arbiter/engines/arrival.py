@@ -1,12 +1,15 @@
 """Arrival times stamped by the kernel: when an engine's bytes reached the arbiter, not when it read them.
 
 A reader thread's own clock reading tells when that thread got a core, which on a loaded machine may be
-milliseconds after the engine wrote. A TCP socket with ``SO_TIMESTAMPNS`` instead carries, with every
-read, the moment the kernel queued the data for us (on the loopback interface: during the engine's own
-``write``). So an engine's protocol output is a loopback TCP connection rather than a pipe (Linux pipes
-and UNIX stream sockets carry no such stamp; UNIX datagram sockets do, but refuse a write larger than
-their buffer, which a flooding engine would see as a write error instead of a flood), and DXP's
-connection, TCP already, is read the same way.
+milliseconds after the engine wrote. A socket with ``SO_TIMESTAMPNS`` instead carries, with every read,
+the moment the kernel queued the data for us. So an engine's protocol output is not a pipe (Linux pipes
+and UNIX stream sockets carry no such stamp) but a UNIX sequenced-packet socket (``stamped_stream``):
+the kernel stamps each write of the engine as it queues it, during the engine's own ``write``, and the
+arbiter reads the writes one at a time, each with its stamp (``RecordReceiver``). It costs less than a
+loopback TCP connection, which stamps the same moment but acknowledges every read. A record cannot be
+longer than the socket's send buffer, so the buffer is made as large as the system allows (an engine
+writing more than that in a single ``write`` sees the write fail; the arbiter's own cap on a line is far
+shorter). DXP's connection, TCP already, is read as a byte stream with the same stamps.
 
 The stamp is on the wall clock (``CLOCK_REALTIME``); ``ArrivalClock`` puts it on the monotonic clock the
 referee charges by, and falls back to the moment of reading whenever no stamp came or the wall clock
@@ -15,10 +18,13 @@ was stepped meanwhile.
 
 from __future__ import annotations
 
-import contextlib
+import fcntl
+import mmap
+import select
 import socket
 import struct
 import sys
+import termios
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,12 +36,18 @@ _TIMESPEC_SIZE = _TIMESPEC.size
 _unpack_timespec = _TIMESPEC.unpack_from
 _CONTROL_BYTES = socket.CMSG_SPACE(_TIMESPEC.size)
 _SOL_SOCKET = socket.SOL_SOCKET
+_MSG_TRUNC = socket.MSG_TRUNC
 _monotonic = time.monotonic
 # How far the wall clock may drift from the monotonic one between two reads without being called a
 # step: NTP slews by at most 500 parts per million, plus a millisecond.
 _SLEW = 0.0005
 _STEP = 0.001
-_ACCEPT_TRIES = 8
+# What each end of an engine's protocol stream asks for as its send buffer, so the longest write an
+# engine may make (the kernel doubles it, and caps it at net.core.wmem_max: 416 KB by Linux's default).
+WRITE_BUFFER_BYTES = 1 << 20
+# Reads of a record stream that may be made at once (at a deadline, after the engine's exit): a write
+# each, so more than a byte stream's few; a bound all the same against an engine that keeps writing.
+RECORD_READS_AT_ONCE = 4096
 
 
 @dataclass(frozen=True)
@@ -104,38 +116,70 @@ def receive_plain(sock: socket.socket, size: int, clock: ArrivalClock) -> tuple[
     return data, at, stamped
 
 
+class RecordReceiver:
+    """Reads a stamped sequenced-packet socket (``stamped_stream``) a record, one write of the engine, at a
+    time, each with its own stamp. Called as ``receive_plain`` is, and gives the same tuple."""
+
+    def __init__(self, sock: socket.socket, clock: ArrivalClock) -> None:
+        self._socket = sock
+        self._clock = clock
+        # No record is longer than the send buffer, the same at both ends: read into one that size, so
+        # none is ever cut short. Mapped, not allocated: only the pages records reach are ever touched.
+        self._buffer = mmap.mmap(-1, sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF), mmap.MAP_PRIVATE)
+        self._view = memoryview(self._buffer)
+        self._into = (self._view,)
+
+    def __call__(self) -> tuple[bytes, float, bool]:
+        """(data, at, stamped) of the next record; b"" at end-of-stream. Raises BlockingIOError when
+        nothing is there (an empty write counts as nothing), OSError when a record did not fit."""
+        size, control, flags, _ = self._socket.recvmsg_into(self._into, _CONTROL_BYTES)
+        if flags & _MSG_TRUNC:
+            raise OSError(f"a write longer than the stream's buffer of {len(self._buffer)} bytes")
+        if not size and not self._at_end():
+            raise BlockingIOError("an empty write")
+        stamp: float | None = None
+        for level, kind, payload in control:
+            if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
+                seconds, nanoseconds = _unpack_timespec(payload)
+                stamp = seconds + nanoseconds * 1e-9
+        # Never "emptied": more records may wait behind this one, stamped no earlier than it.
+        at, stamped = self._clock.arrival(stamp, False)
+        return self._view[:size].tobytes(), at, stamped
+
+    def _at_end(self) -> bool:
+        """After a read of nothing: whether that was the end of the stream (the engine's end is closed and
+        no byte is queued) rather than an empty write."""
+        fd = self._socket.fileno()
+        (queued,) = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))
+        if queued:
+            return False
+        look = select.poll()
+        look.register(fd, select.POLLRDHUP)
+        return bool(look.poll(0))
+
+    def close(self) -> None:
+        self._view.release()
+        self._buffer.close()
+
+
 def stamped_stream() -> tuple[socket.socket, socket.socket]:
-    """A loopback TCP connection: (the arbiter's end, stamped and read-only; the engine's end, for its
-    stdout). Raises OSError when the loopback interface cannot be used."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    engine_end: socket.socket | None = None
+    """A connected pair of UNIX sequenced-packet sockets: (the arbiter's end, stamped and read-only; the
+    engine's end, for its stdout). Raises OSError where the kernel cannot stamp what it carries.
+
+    Each ``write`` of the engine is one record, stamped by the kernel as it is queued (``RecordReceiver``
+    reads them). A record cannot be longer than the socket's send buffer, so both ends get the largest
+    the system allows up to ``WRITE_BUFFER_BYTES``: a write longer than that fails in the engine."""
+    ours, engine_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(_ACCEPT_TRIES)
-        listener.settimeout(5.0)
-        engine_end = socket.create_connection(listener.getsockname(), timeout=5.0)
-        engine_end.settimeout(None)  # the engine writes blocking, as to a pipe
-        # Each line goes out as the engine writes it, not held back for the previous one's ack.
-        engine_end.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        ours = _accept_own(listener, engine_end.getsockname())
-    except OSError:
-        if engine_end is not None:
-            engine_end.close()
-        raise
-    finally:
-        listener.close()
-    ours.settimeout(None)
-    with contextlib.suppress(OSError):
+        for end in (ours, engine_end):  # the same size on both: the reader sizes its buffer by its own
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, WRITE_BUFFER_BYTES)
         ours.shutdown(socket.SHUT_WR)  # nothing is ever sent to the engine this way
-    enable_stamps(ours)
+        # Set before the engine can write: the kernel stamps a record on sending only for a reader
+        # that asked for stamps.
+        if not enable_stamps(ours):
+            raise OSError("the kernel does not stamp what this socket receives")
+    except OSError:
+        ours.close()
+        engine_end.close()
+        raise
     return ours, engine_end
-
-
-def _accept_own(listener: socket.socket, own: tuple[str, int]) -> socket.socket:
-    """The connection coming from ``own``; any other local program that connected first is turned away."""
-    for _ in range(_ACCEPT_TRIES):
-        connection, peer = listener.accept()
-        if peer == own:
-            return connection
-        connection.close()
-    raise OSError("the protocol stream's connection was not accepted")

@@ -24,7 +24,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
-from arbiter.engines.arrival import SO_TIMESTAMPNS, ArrivalClock, receive_plain
+from arbiter.engines.arrival import (
+    RECORD_READS_AT_ONCE,
+    SO_TIMESTAMPNS,
+    ArrivalClock,
+    RecordReceiver,
+    receive_plain,
+)
 from arbiter.engines.output_lines import LineCutter, ReadLimits, StreamSink
 from arbiter.engines.stamped_reader import (
     EXIT_PEEK_POLL_SECONDS,
@@ -100,7 +106,17 @@ class LoopReader:
         # A command was written: the engine may print another ``output_bytes`` before it floods. The
         # cutter's own method, called for every command without a step through this reader.
         self.command_sent: Callable[[], None] = self._cutter.command_sent
-        self._clock = ArrivalClock()
+        clock = ArrivalClock()
+        # An engine's own stream carries records (``arrival.stamped_stream``), read one write at a time;
+        # a DXP connection is a byte stream.
+        self._records: RecordReceiver | None = None
+        self._receive: Callable[[], tuple[bytes, float, bool]]
+        if sock.type == socket.SOCK_SEQPACKET:
+            self._receive = self._records = RecordReceiver(sock, clock)
+            self._reads_at_once = RECORD_READS_AT_ONCE
+        else:
+            self._receive = functools.partial(receive_plain, sock, READ_SIZE, clock)
+            self._reads_at_once = READS_AFTER_EXIT
         self._pid = pid  # whose exit status is looked for at end-of-file (0: none)
         self._loop = asyncio.get_running_loop()
         self._watched = False  # registered with the loop's selector
@@ -130,7 +146,7 @@ class LoopReader:
             return
         self._exit_reported = True
         if not self._stopped:
-            for _ in range(READS_AFTER_EXIT):  # what is left keeps writing: what it wrote now is enough
+            for _ in range(self._reads_at_once):  # what is left keeps writing: what it wrote now is enough
                 if not self._read() or self._at_end or self._stopped:
                     break
             if self._at_end:
@@ -143,7 +159,7 @@ class LoopReader:
         """At a deadline: read what has arrived, without waiting, for the loop's next pass to deliver.
         Always False: nothing is ever on its way to the loop other than what that pass delivers."""
         if not (self._at_end or self._stopped or self._closed):
-            for _ in range(READS_AFTER_EXIT):
+            for _ in range(self._reads_at_once):
                 if not self._read() or self._at_end or self._stopped:
                     break
         if self._pending:
@@ -157,6 +173,8 @@ class LoopReader:
         self._closed = True
         self._at_end = True
         self._watch(False)
+        if self._records is not None:
+            self._records.close()
         if self._owns_fd:
             self._socket.close()
         else:
@@ -182,7 +200,7 @@ class LoopReader:
         sink at once when ``now`` (the loop's own step for this socket) and nothing is queued before them;
         otherwise they are queued for ``_deliver``."""
         try:
-            data, at, _ = receive_plain(self._socket, READ_SIZE, self._clock)
+            data, at, _ = self._receive()
         except (BlockingIOError, InterruptedError):
             return False
         except OSError:

@@ -3,13 +3,13 @@
 Every process the engine starts is ended with it, even one that left its session: see ``leftovers``.
 When the engine exits on its own (a crash, a kill from outside), what it left running is ended at once.
 
-The process writes its protocol output to a loopback TCP connection whose data the kernel stamps on
-arrival (``arrival``), read by the event loop (``loop_reader``): every line is charged at the moment the
-kernel received it, so a busy loop adds nothing to an engine's time. Where there is no loopback or no
-stamp the stream is a pipe, read by a thread of its own (``stamped_reader``) that stamps each line as it
-reads. The stream is cut into lines, with a cap on the length of a line and on the bytes that may
-follow one command, so a misbehaving engine cannot make the arbiter buffer without bound. Its stderr goes
-to a log file (also capped) and never into the protocol stream.
+The process writes its protocol output to a UNIX sequenced-packet socket whose writes the kernel stamps
+as it queues them (``arrival``), read by the event loop (``loop_reader``): every line is charged at the
+moment the kernel received it, so a busy loop adds nothing to an engine's time. Where there is no such
+socket or no stamp the stream is a pipe, read by a thread of its own (``stamped_reader``) that stamps
+each line as it reads. The stream is cut into lines, with a cap on the length of a line and on the
+bytes that may follow one command, so a misbehaving engine cannot make the arbiter buffer without bound.
+Its stderr goes to a log file (also capped) and never into the protocol stream.
 """
 
 from __future__ import annotations
@@ -431,8 +431,8 @@ class EngineProcess:
 
 
 def _protocol_stream() -> tuple[int | socket.socket, int | socket.socket]:
-    """(our end, the engine's stdout): a loopback connection whose data the kernel stamps on arrival
-    (see ``arrival``), or a pipe where the loopback interface cannot be used."""
+    """(our end, the engine's stdout): a socket whose writes the kernel stamps on arrival (see
+    ``arrival``), or a pipe where the system cannot stamp them."""
     try:
         return stamped_stream()
     except OSError:

@@ -8,71 +8,16 @@ import asyncio
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
 
 import pytest
 from engine_layer_support import ENGLISH_START, hub_config
+from loop_reader_support import CLOCK_MAPPING_SLACK, LIMITS, STALL, Heard, with_loop_reader
 
 import arbiter.engines.process as process
 from arbiter.engines import HubEngine, MoveTime
 from arbiter.engines.arrival import stamped_stream
 from arbiter.engines.loop_reader import LoopReader, open_reader, stamps_enabled
-from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.stamped_reader import StampedReader
-
-LIMITS = ReadLimits(line_bytes=64, output_bytes=1024)
-STALL = 0.3  # seconds the loop is kept busy
-CLOCK_MAPPING_SLACK = 0.001  # a kernel stamp carried onto the monotonic clock may land this much early
-
-
-class Heard:
-    """A reader's sink that keeps, in order, everything it is told."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, object, float]] = []
-        self.lines: list[bytes] = []
-        self.changed = asyncio.Event()
-
-    def lines_read(self, lines: list[bytes], at: float) -> None:
-        self.events.extend(("line", line, at) for line in lines)
-        self.lines.extend(lines)
-        self.changed.set()
-
-    def stream_stopped(self, why: str) -> None:
-        self.events.append(("stopped", why, time.monotonic()))
-        self.changed.set()
-
-    def stream_closed(self, exited: bool, returncode: int | None) -> None:
-        self.events.append(("closed", (exited, returncode), time.monotonic()))
-        self.changed.set()
-
-    def kinds(self) -> list[str]:
-        return [kind for kind, _, _ in self.events]
-
-    async def until(self, done: Callable[[], bool], timeout: float = 5.0) -> None:
-        give_up = time.monotonic() + timeout
-        while not done():
-            self.changed.clear()
-            left = give_up - time.monotonic()
-            assert left > 0, f"the reader said only {self.events}"
-            await asyncio.wait_for(self.changed.wait(), left)
-
-
-def with_loop_reader(
-    test: Callable[[LoopReader, socket.socket, Heard], Awaitable[None]], limits: ReadLimits = LIMITS
-) -> None:
-    async def main() -> None:
-        ours, engine_end = stamped_stream()
-        heard = Heard()
-        reader = LoopReader(ours, heard, limits)
-        reader.start()
-        try:
-            await test(reader, engine_end, heard)
-        finally:
-            reader.close()
-            engine_end.close()
-
-    asyncio.run(main())
 
 
 def test_a_stamped_socket_is_read_by_the_loop_and_a_pipe_by_a_thread() -> None:
