@@ -36,7 +36,7 @@ _TIMESPEC_SIZE = _TIMESPEC.size
 _unpack_timespec = _TIMESPEC.unpack_from
 _CONTROL_BYTES = socket.CMSG_SPACE(_TIMESPEC.size)
 _SOL_SOCKET = socket.SOL_SOCKET
-_MSG_TRUNC = socket.MSG_TRUNC
+_MSG_TRUNC = int(socket.MSG_TRUNC)  # a plain int: the enum's ``&`` is a Python call
 _monotonic = time.monotonic
 # How far the wall clock may drift from the monotonic one between two reads without being called a
 # step: NTP slews by at most 500 parts per million, plus a millisecond.
