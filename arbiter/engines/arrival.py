@@ -99,6 +99,17 @@ def enable_stamps(sock: socket.socket) -> bool:
     return True
 
 
+def kernel_stamp(control: list[tuple[int, int, bytes]]) -> float | None:
+    """The wall-clock stamp among a read's control messages, if the kernel put one there."""
+    seconds: int
+    nanoseconds: int
+    for level, kind, payload in control:
+        if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
+            seconds, nanoseconds = _unpack_timespec(payload)
+            return seconds + nanoseconds * 1e-9
+    return None
+
+
 def receive(sock: socket.socket, size: int, clock: ArrivalClock) -> Received:
     """One read of up to ``size`` bytes (b"" at end-of-stream) with its arrival time."""
     return Received(*receive_plain(sock, size, clock))
@@ -107,12 +118,7 @@ def receive(sock: socket.socket, size: int, clock: ArrivalClock) -> Received:
 def receive_plain(sock: socket.socket, size: int, clock: ArrivalClock) -> tuple[bytes, float, bool]:
     """``receive`` as a plain tuple (data, at, stamped): the event loop's reader reads every answer so."""
     data, control, _, _ = sock.recvmsg(size, _CONTROL_BYTES)
-    stamp: float | None = None
-    for level, kind, payload in control:
-        if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
-            seconds, nanoseconds = _unpack_timespec(payload)
-            stamp = seconds + nanoseconds * 1e-9
-    at, stamped = clock.arrival(stamp, len(data) < size)
+    at, stamped = clock.arrival(kernel_stamp(control), len(data) < size)
     return data, at, stamped
 
 
@@ -137,13 +143,8 @@ class RecordReceiver:
             raise OSError(f"a write longer than the stream's buffer of {len(self._buffer)} bytes")
         if not size and not self._at_end():
             raise BlockingIOError("an empty write")
-        stamp: float | None = None
-        for level, kind, payload in control:
-            if level == _SOL_SOCKET and kind == SO_TIMESTAMPNS and len(payload) >= _TIMESPEC_SIZE:
-                seconds, nanoseconds = _unpack_timespec(payload)
-                stamp = seconds + nanoseconds * 1e-9
         # Never "emptied": more records may wait behind this one, stamped no earlier than it.
-        at, stamped = self._clock.arrival(stamp, False)
+        at, stamped = self._clock.arrival(kernel_stamp(control), False)
         return self._view[:size].tobytes(), at, stamped
 
     def _at_end(self) -> bool:
