@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from itertools import repeat
 from typing import Any
 
-from arbiter.referee.record import GameRecord
+from arbiter.referee.record import GameRecord, MoveRecord
 from arbiter.store.codec import MOVE_ROW_COLUMNS, game_columns, move_row
 from arbiter.store.events import Event, now
 from arbiter.store.records import ScheduledGame
@@ -30,7 +29,31 @@ def _insert_sql(table: str, names: tuple[str, ...]) -> str:
     return sql
 
 
-_MOVE_INSERT = _insert_sql("move", MOVE_ROW_COLUMNS)
+# A game's moves go in with as few statements as SQLite's smallest limit on parameters (999, before
+# 3.32) allows, not one statement run per move: the interpreter lock is let go and taken back around
+# each run, and while games are being played each taking back waits on the event loop's thread.
+MOVES_PER_INSERT = 999 // len(MOVE_ROW_COLUMNS)
+_MOVE_INSERTS: dict[int, str] = {}
+
+
+def _moves_insert_sql(rows: int) -> str:
+    """The insert of ``rows`` moves in one statement."""
+    sql = _MOVE_INSERTS.get(rows)
+    if sql is None:
+        values = "(" + ", ".join("?" * len(MOVE_ROW_COLUMNS)) + ")"
+        sql = f"INSERT INTO move ({', '.join(MOVE_ROW_COLUMNS)}) VALUES " + ", ".join([values] * rows)
+        _MOVE_INSERTS[rows] = sql
+    return sql
+
+
+def insert_moves(connection: sqlite3.Connection, game_id: int, moves: Sequence[MoveRecord]) -> None:
+    """Insert a game's moves, ``MOVES_PER_INSERT`` to a statement."""
+    for start in range(0, len(moves), MOVES_PER_INSERT):
+        chunk = moves[start : start + MOVES_PER_INSERT]
+        values: list[Any] = []
+        for move in chunk:
+            values.extend(move_row(game_id, move))
+        connection.execute(_moves_insert_sql(len(chunk)), values)
 
 
 def insert_row(connection: sqlite3.Connection, table: str, row: dict[str, Any]) -> int:
@@ -72,7 +95,7 @@ def insert_new_game(
     columns["revision"] = int(highest or 0) + 1
     game_id = insert_row(connection, "game", columns)
     if record.moves:
-        connection.executemany(_MOVE_INSERT, map(move_row, repeat(game_id), record.moves))
+        insert_moves(connection, game_id, record.moves)
     insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
     connection.execute(
         "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)

@@ -15,6 +15,7 @@ from arbiter.engines.params import EngineIdentity, ParamDecl
 from arbiter.referee.record import Winner
 from arbiter.store import Event, EventKind, RunStore, TournamentStore
 from arbiter.store.codec import MOVE_COLUMNS, game_key_of, record_from_rows
+from arbiter.store.fast_write import MOVES_PER_INSERT
 from arbiter.store.schema import DDL
 from arbiter.store.tables import GameRow, MoveRow, StoreModel, metadata_ddl
 from arbiter.tournament.schedule import PlannedGame, TournamentFormat, plan_games
@@ -140,3 +141,23 @@ def test_the_games_since_a_revision_read_with_plain_sql_equal_the_records_of_the
     engine.dispose()
     assert [(game.revision, game.key, game.record) for game in since] == through_orm
     assert [key for _, key, _ in through_orm] == [games[2].key, games[1].key]
+
+
+def test_a_running_match_stores_every_move_of_a_game_longer_than_one_insert_holds(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    games = schedule()
+    # Seed 33 plays 114 plies of English checkers: over two statements' worth of moves.
+    lengths = (1, MOVES_PER_INSERT, MOVES_PER_INSERT + 1, 200)
+    records = [
+        played_game(33, white=planned.white, black=planned.black, plies=plies, winner=Winner.DRAW)
+        for planned, plies in zip(games, lengths, strict=False)
+    ]
+    assert [len(record.moves) for record in records][:3] == [1, MOVES_PER_INSERT, MOVES_PER_INSERT + 1]
+    assert len(records[3].moves) > 2 * MOVES_PER_INSERT
+    with RunStore.open(path) as store:
+        tid = new_tournament(store, PLAYERS)
+        for planned, record in zip(games, records, strict=False):
+            store.record_game(tid, planned, record)
+    with TournamentStore.open(path, create=False) as store:
+        stored = sorted(store.games_since(tid), key=lambda game: game.key)
+    assert [game.record for game in stored] == records
