@@ -40,8 +40,8 @@ def _moves_insert_sql(rows: int) -> str:
     """The insert of ``rows`` moves in one statement."""
     sql = _MOVE_INSERTS.get(rows)
     if sql is None:
-        values = "(" + ", ".join("?" * len(MOVE_ROW_COLUMNS)) + ")"
-        sql = f"INSERT INTO move ({', '.join(MOVE_ROW_COLUMNS)}) VALUES " + ", ".join([values] * rows)
+        one = _insert_sql("move", MOVE_ROW_COLUMNS)  # ... VALUES (?, ..., ?): the rest repeat its group
+        sql = one + (", " + one[one.rindex("(") :]) * (rows - 1)
         _MOVE_INSERTS[rows] = sql
     return sql
 

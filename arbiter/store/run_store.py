@@ -35,7 +35,6 @@ from arbiter.store.codec import (
     game_key_of,
     load_dict,
     load_list,
-    move_columns,
     record_from_rows,
 )
 from arbiter.store.database import Connector, open_database
@@ -46,7 +45,7 @@ from arbiter.store.errors import (
     UnknownTournamentError,
 )
 from arbiter.store.events import Event, EventKind, now
-from arbiter.store.fast_write import event_row, insert_new_game, insert_row, insert_rows
+from arbiter.store.fast_write import event_row, insert_moves, insert_new_game, insert_row, insert_rows
 from arbiter.store.models import (
     GameLine,
     PlayerEntry,
@@ -343,7 +342,7 @@ class RunStore:
         assignments = ", ".join(f"{name} = ?" for name in columns)
         connection.execute(f"UPDATE game SET {assignments} WHERE id = ?", (*columns.values(), game_id))
         connection.execute("DELETE FROM move WHERE game_id = ?", (game_id,))
-        insert_rows(connection, "move", [move_columns(game_id, move) for move in record.moves])
+        insert_moves(connection, game_id, record.moves)
         insert_rows(connection, "event", [{**event, "game_id": game_id} for event in events])
         connection.execute(
             "UPDATE tournament SET updated_at = ? WHERE id = ?", (now().isoformat(), tournament_id)
