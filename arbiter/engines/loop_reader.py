@@ -109,10 +109,9 @@ class LoopReader:
         clock = ArrivalClock()
         # An engine's own stream carries records (``arrival.stamped_stream``), read one write at a time;
         # a DXP connection is a byte stream.
-        self._records: RecordReceiver | None = None
         self._receive: Callable[[], tuple[bytes, float, bool]]
         if sock.type == socket.SOCK_SEQPACKET:
-            self._receive = self._records = RecordReceiver(sock, clock)
+            self._receive = RecordReceiver(sock, clock)
             self._reads_at_once = RECORD_READS_AT_ONCE
         else:
             self._receive = functools.partial(receive_plain, sock, READ_SIZE, clock)
@@ -173,8 +172,8 @@ class LoopReader:
         self._closed = True
         self._at_end = True
         self._watch(False)
-        if self._records is not None:
-            self._records.close()
+        if isinstance(self._receive, RecordReceiver):
+            self._receive.close()  # its buffer; the socket is closed or detached below
         if self._owns_fd:
             self._socket.close()
         else:
