@@ -53,6 +53,7 @@ from arbiter.referee.setup import GameSetupError
 from arbiter.referee.timecontrol import TimeControlError
 from arbiter.rules import Color
 from arbiter.rules.variants import engine_variant
+from arbiter.running import event_loop
 from arbiter.store import Event, EventKind
 
 IDLE_SECONDS = 120.0
@@ -75,7 +76,7 @@ class EngineHost:
     """One asyncio loop in a thread of its own, where this process plays its games and keeps its engines."""
 
     def __init__(self) -> None:
-        self._loop = asyncio.new_event_loop()
+        self._loop = event_loop.new_loop()  # the loop `arbiter run` plays its own games on
         self._idle: dict[tuple[str, str], list[tuple[EngineClient, float]]] = {}
         self._playing = 0  # games between taking their engines and giving them back
         self._thread = threading.Thread(target=self._serve, name="arbiter-engine-host", daemon=True)

@@ -48,7 +48,12 @@ class ChainingEventLoop(asyncio.SelectorEventLoop):
 CHAINING = callable(getattr(asyncio.BaseEventLoop, "_run_once", None))
 
 
+def new_loop() -> asyncio.AbstractEventLoop:
+    """A new loop to play games on: a ``ChainingEventLoop`` (asyncio's own where it cannot chain)."""
+    return ChainingEventLoop() if CHAINING else asyncio.new_event_loop()
+
+
 def run(main: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(main)`` on a ``ChainingEventLoop`` (on asyncio's own loop where it cannot chain)."""
-    with asyncio.Runner(loop_factory=ChainingEventLoop if CHAINING else None) as runner:
+    """``asyncio.run(main)`` on a ``new_loop()``."""
+    with asyncio.Runner(loop_factory=new_loop) as runner:
         return runner.run(main)
