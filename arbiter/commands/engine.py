@@ -237,7 +237,10 @@ def check_command(
     port: int = typer.Option(0, "--port", min=0, max=65535, help="DXP port (0: pick one, use {port})."),
     log: Path | None = typer.Option(None, "--log", help="Where to write the engine's stderr."),
     variant_name: list[str] = typer.Option(
-        [], "--variant-name", metavar="ID=NAME", help="The engine's name for a variant (repeat)."
+        [],
+        "--variant-name",
+        metavar="ID=NAME",
+        help="The engine's name for a variant (repeat; not for CheckerBoard engines).",
     ),
     score_unit: ScoreUnitChoice | None = typer.Option(
         None, "--score-unit", help="The unit of the engine's scores (Hub: men)."

@@ -185,7 +185,9 @@ def _build(
     own_names = {
         key.removeprefix("variant."): v[0] for key, v in fields.items() if key.startswith("variant.")
     }
-    names = {**variant_names, **own_names}
+    # The command's --variant-name is for the engines that take variant names: not a checkerboard
+    # engine, whose game type decides its variants (its own variant.ID= keys are refused below).
+    names = {**variant_names, **own_names} if not library else own_names
     if names:
         data["variant_names"] = names
     score = _one(fields, "score") or (BUNDLED_SCORE_UNIT if bundled is not None else None)

@@ -200,7 +200,7 @@ def play_command(
         "--variant-name",
         metavar="ID=NAME",
         help="The engines' own name for a variant, e.g. international=normal (repeat). Scan's names are "
-        "known without it.",
+        "known without it. CheckerBoard engines take none: their game type decides.",
     ),
     debug: bool = typer.Option(
         False, "--debug", help="Print every line sent to and read from the engines, with its time."

@@ -144,7 +144,10 @@ def match_command(
         None, "--each", metavar="'KEY=VALUE ...'", help="Settings for both engines (cutechess -each)."
     ),
     variant_name: list[str] = typer.Option(
-        [], "--variant-name", metavar="ID=NAME", help="The engines' name for a variant (repeat)."
+        [],
+        "--variant-name",
+        metavar="ID=NAME",
+        help="The engines' name for a variant (repeat; not for CheckerBoard engines).",
     ),
     draw_adjudication: str | None = typer.Option(
         None,

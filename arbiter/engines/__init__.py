@@ -99,7 +99,14 @@ async def probe_engine(
         if isinstance(engine, HubEngine):
             checks: list[str | None] = list(variants) or [None]
             for variant in checks:
-                resolve_settings(config.name, identity.params, config.params, variant, config.variant_names)
+                resolve_settings(
+                    config.name,
+                    identity.params,
+                    config.params,
+                    variant,
+                    config.variant_names,
+                    renamable=config.takes_variant_names,
+                )
         else:
             for variant in variants:
                 await engine.configure(variant)

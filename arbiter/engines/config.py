@@ -130,6 +130,11 @@ class EngineConfig(BaseModel):
             )
         return cpus
 
+    @property
+    def takes_variant_names(self) -> bool:
+        """Whether ``variant_names`` applies: not to a checkerboard engine, whose game type decides."""
+        return self.protocol != "checkerboard"
+
     @model_validator(mode="after")
     def _program_or_library(self) -> EngineConfig:
         if self.protocol == "checkerboard":
@@ -137,6 +142,13 @@ class EngineConfig(BaseModel):
                 raise ValueError("a checkerboard engine needs 'library': the path of its .so (or .dll)")
             if self.command:
                 raise ValueError("a checkerboard engine is its 'library'; it takes no 'command'")
+            if self.variant_names:
+                # The adapter plays the rules of the variant it is told: a renamed variant would be
+                # played under another variant's rules while the referee judges the real one.
+                raise ValueError(
+                    "a checkerboard engine takes no 'variant_names': its game type decides which "
+                    "variants it plays"
+                )
             return self
         if self.library is not None:
             raise ValueError(f"'library' is for protocol = \"checkerboard\", not {self.protocol}")

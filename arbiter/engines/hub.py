@@ -204,8 +204,14 @@ class HubEngine(EngineClient):
     async def configure(self, variant: str | None = None) -> None:
         if self.identity is None:
             raise RuntimeError(f"engine '{self.name}': configure() needs the handshake first")
+        config = self.config
         settings = resolve_settings(
-            self.name, self.identity.params, self.config.params, variant, self.config.variant_names
+            self.name,
+            self.identity.params,
+            config.params,
+            variant,
+            config.variant_names,
+            renamable=config.takes_variant_names,
         )
         await self.set_params(settings)
         await self.init()

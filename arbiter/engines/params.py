@@ -130,13 +130,19 @@ def _check_range(decl: ParamDecl, number: float) -> None:
 
 
 def variant_setting(
-    engine: str, declared: Mapping[str, ParamDecl], variant: str, names: Mapping[str, str] | None = None
+    engine: str,
+    declared: Mapping[str, ParamDecl],
+    variant: str,
+    names: Mapping[str, str] | None = None,
+    *,
+    renamable: bool = True,
 ) -> str | None:
     """The value to give the engine's `variant` parameter for the arbiter's ``variant`` id.
 
     ``names`` maps arbiter variant ids to the engine's own names (Scan calls international draughts
     `normal`). None when the engine declares no `variant` parameter: it then plays the board it is given.
-    Raises VariantUnsupported when the declared values do not list the variant.
+    Raises VariantUnsupported when the declared values do not list the variant; its message suggests a
+    name mapping only where the engine takes one (``renamable``: not a checkerboard engine).
     """
     decl = declared.get(VARIANT_PARAM)
     if decl is None:
@@ -147,7 +153,7 @@ def variant_setting(
         own = f" (its name for it: {value!r})" if value != variant else ""
         hint = (
             ""
-            if names
+            if names or not renamable
             else f"; if it names the variant differently, map it with variant_names = {{{variant} = ...}} "
             f"(command line: --variant-name {variant}=NAME)"
         )
@@ -166,6 +172,8 @@ def resolve_settings(
     configured: Mapping[str, ParamValue],
     variant: str | None = None,
     names: Mapping[str, str] | None = None,
+    *,
+    renamable: bool = True,
 ) -> list[tuple[str, str]]:
     """Every `set-param` (name, text) to send, in configuration order, the variant last.
 
@@ -190,7 +198,7 @@ def resolve_settings(
     if problems:
         raise EngineConfigError(engine, "; ".join(problems))
     if variant is not None:
-        variant_value = variant_setting(engine, declared, variant, names)
+        variant_value = variant_setting(engine, declared, variant, names, renamable=renamable)
         if variant_value is not None:
             settings.append((VARIANT_PARAM, variant_value))
     return settings

@@ -116,3 +116,53 @@ def test_a_checkerboard_entry_without_its_library_is_refused_with_file_and_line(
     result = arbiter("run", "event.toml", cwd=tmp_path)
     assert result.returncode != 0 and not (tmp_path / "event.sqlite").exists()
     assert "event.toml:3" in result.stderr and "needs 'library'" in result.stderr, result.stderr
+
+
+def test_a_checkerboard_engine_refused_a_variant_is_not_told_to_rename_it(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    # Its game type decides the variants it plays: a name mapping would only have it play English rules
+    # in a Russian game, so the refusal must not suggest one.
+    result = arbiter("engine", "check", "-v", "russian", "--", f"cb:{cb_library('english')}", cwd=tmp_path)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "cannot play variant 'russian'" in output, output
+    assert "--variant-name" not in output and "variant_names" not in output, output
+
+
+def test_a_match_keeps_the_commands_variant_names_from_a_checkerboard_engine(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    # --variant-name russian=english would have the English library play its own rules in Russian games
+    # (and lose each on an "illegal" move): the mapping is not applied to it, and the match is refused.
+    result = arbiter(
+        "match", f"cb:{cb_library('english')}", "random", "-v", "russian", "--variant-name",
+        "russian=english", "--tc", "st=0.05", "--games", "2", "--db", "m.sqlite",
+        cwd=tmp_path,
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "cannot play variant 'russian'" in output, output
+    assert not (tmp_path / "m.sqlite").exists() or stored_terminations(tmp_path / "m.sqlite")[0] == 0
+
+
+def test_a_checkerboard_engines_own_variant_name_is_refused(cb_library: Library, tmp_path: Path) -> None:
+    spec = f"cmd=cb:{cb_library('english')} variant.russian=english"
+    result = arbiter("match", "--engine", spec, "random", "-v", "russian", "--games", "2", cwd=tmp_path)
+    assert result.returncode != 0
+    assert "takes no 'variant_names'" in result.stderr + result.stdout, result.stderr
+
+
+def test_variant_names_in_an_events_checkerboard_entry_are_refused_with_file_and_line(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "event.toml").write_text(
+        'name = "bad"\nvariant = "russian"\ndatabase = "event.sqlite"\n'
+        '[[engines]]\nname = "cb"\nprotocol = "checkerboard"\nlibrary = "engine.so"\n'
+        'variant_names = { russian = "english" }\n'
+        '[[engines]]\nname = "random"\nbundled = "random"\n',
+        encoding="utf-8",
+    )
+    result = arbiter("run", "event.toml", cwd=tmp_path)
+    assert result.returncode != 0 and not (tmp_path / "event.sqlite").exists()
+    assert "event.toml:4" in result.stderr and "takes no 'variant_names'" in result.stderr, result.stderr
