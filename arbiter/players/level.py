@@ -22,9 +22,9 @@ class Level:
     depth: int | None = None
     nodes: int | None = None
     move_time: float | None = None
-    time: float | None = None  # time left on the clock, seconds
+    time: float | None = None  # time left on the clock, seconds, before this move's increment
     moves: int | None = None  # moves to play before the clock gets more time
-    inc: float = 0.0  # seconds added to the clock for every move
+    inc: float = 0.0  # seconds added to the clock before every move, this one's too
     infinite: bool = False
 
     @property
@@ -117,7 +117,8 @@ def time_budget(level: Level) -> TimeBudget:
         hard = max(0.0, level.move_time - move_time_reserve(level.move_time))
         soft = 0.6 * hard
     if level.time is not None:
-        usable = max(0.0, level.time - safety_margin(level.time))
+        available = level.time + level.inc  # Hub adds the increment before the move, this one's too
+        usable = max(0.0, available - safety_margin(available))
         moves_to_go = level.moves if level.moves else DEFAULT_MOVES_TO_GO
         target = min(usable, level.time / moves_to_go + INCREMENT_SHARE * level.inc)
         # Never stake more than half the clock on one move: ``moves=1`` is also how the arbiter tells a

@@ -12,8 +12,10 @@ How time is kept (one ``PlayerClock`` per side):
   the next stage's time is added to what is left, so unused time carries over; the last stage repeats.
   A player whose clock runs out before completing the stage's moves loses on time.
 - **Increments** are added *before* every move, as the Hub protocol says: at ``start_move`` the
-  stage's increment is credited, so the ``time`` told to the engine already includes it, and the first
-  move of ``3600+5`` is played with 3605 seconds. ``inc`` is still told so the engine can plan ahead.
+  stage's increment is credited, and the first move of ``3600+5`` is played with 3605 seconds. The
+  engine is told the clock as it was before that credit, with the increment beside it (``time=3600
+  inc=5``), since a Hub engine adds ``inc`` to ``time`` itself for the move it is asked (Scan does):
+  told the credited clock, it would count the increment twice and overrun a short clock.
 - **st=S**: every move has S seconds; going over loses on time. **depth=N** and **nodes=N** have no
   clock at all.
 - **Time margin** (``margin=`` in the control, or per player): a move that ends up to ``margin``
@@ -25,11 +27,11 @@ How time is kept (one ``PlayerClock`` per side):
   records a warning); a move that has not arrived one more (scaled) minute later is lost for improper
   delay. The main clock keeps running during a jump move: whichever deadline comes first decides, and
   running out of the main clock is always a loss on ``time``.
-- **What the engine is told** (``MoveBudget.told``) is its true remaining clock (increment included)
-  with the moves left in the period, capped by the jump limit when one applies, so an engine that
-  manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit>``: this one move
-  must be made within that time. When the main clock is at or below the jump limit, the engine is told
-  the clock and the moves left as usual. The increment is told either way.
+- **What the engine is told** (``MoveBudget.told``) is its true remaining clock (before the increment,
+  as above) with the moves left in the period, capped by the jump limit when one applies, so an engine
+  that manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit> inc=0``:
+  this one move must be made within that time, the increment not on top of it. When the main clock is
+  at or below the jump limit, the engine is told the clock and the moves left as usual.
 """
 
 from __future__ import annotations
@@ -203,9 +205,9 @@ class PlayerClock:
         """Begin a move at ``now``: credit the increment and work out the level and the deadlines.
 
         ``jump`` describes a forced capture; it only matters when the control has jump limits. When its
-        limit is shorter than the remaining clock, the level says ``moves=1 time=<jump limit>`` (with the
-        increment), since this one move is due within the limit; otherwise it says the remaining clock and
-        the moves left in the period.
+        limit is shorter than the remaining clock, the level says ``moves=1 time=<jump limit> inc=0``,
+        since this one move is due within the limit; otherwise it says the clock before the increment,
+        the increment and the moves left in the period.
         """
         if self._budget is not None:
             raise ClockError("a move is already in progress on this clock")
@@ -220,20 +222,22 @@ class PlayerClock:
 
         told: Level
         main_limit: float | None
-        available = self._remaining
-        if available is not None:  # a staged clock
+        available: float | None = None  # the staged clock for this move, its increment credited
+        before = self._remaining
+        if before is not None:  # a staged clock
             increment = self._increment
-            available += increment
+            available = before + increment
             self._remaining = main_limit = available
             # Figures of the clock's own, from a validated control: the level is made without checks.
             if jump_limit is not None and jump_limit < available:
-                # The truthful budget: this one move is due within the jump limit.
-                told = Clock.trusted(jump_limit, 1, increment)
+                # The truthful budget: this one move is due within the jump limit, increment and all.
+                told = Clock.trusted(jump_limit, 1, 0.0)
             else:
                 moves = self._period_moves
                 if moves is not None:
                     moves -= self._moves_in_period
-                told = Clock.trusted(available, moves, increment)
+                # Hub's ``time`` is before the increment: the engine adds ``inc`` for this move itself.
+                told = Clock.trusted(before, moves, increment)
         else:
             main_limit = self._move_time  # ``st=``; None for ``depth=`` and ``nodes=``
             assert self._fixed is not None

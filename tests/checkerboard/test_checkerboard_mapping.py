@@ -90,12 +90,15 @@ def test_moves_in_a_period_become_a_fixed_exact_time_per_move() -> None:
     assert args.watchdog == pytest.approx(3600 - 0.25)
     jump = time_args({"moves": "1", "time": "0.6", "inc": "0"})
     assert jump.maxtime == pytest.approx(0.6 - 0.14)
+    with_increment = time_args({"moves": "2", "time": "9", "inc": "1"})
+    assert with_increment.maxtime == pytest.approx((10 - 0.5) / 2)
 
 
 def test_a_fischer_clock_fills_the_incremental_fields_in_the_finest_unit() -> None:
     args = time_args({"time": "10", "inc": "1"})
     assert args.info == 1 << 2 and args.moreinfo == 10000 << 16 | 1000
-    assert args.maxtime == pytest.approx(2.0) and args.watchdog == pytest.approx(10 - 0.25)
+    # Hub's time is before the increment, added before the move: the move may take 11 s.
+    assert args.maxtime == pytest.approx(2.0) and args.watchdog == pytest.approx(11 - 0.25)
     assert increment_fields(100, 5) == (2 << 2, 10000 << 16 | 500)
     assert increment_fields(3600, 30) == (3 << 2, 36000 << 16 | 300)
     assert increment_fields(100000, 0) == (3 << 2, 0xFFFF << 16), "beyond 16 bits it says the most it can"

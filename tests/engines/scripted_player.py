@@ -7,6 +7,7 @@ searches this engine has answered since ``new-game`` (its own moves, from 1).
     python tests/engines/scripted_player.py --moves "11-15 8-11" --then fresh --accept-draws
     python tests/engines/scripted_player.py --capture-sleep 0.4            # slow only when it must capture
     python tests/engines/scripted_player.py --say-at 3 --say "done move=9-14"   # an illegal move at move 3
+    python tests/engines/scripted_player.py --spend-clock 0.9   # 0.9 x (time + inc) a move, as Scan budgets
 
 Policies after the script runs out: ``first`` (the first legal move), ``fresh`` (the first legal move
 to a position that has not occurred since the last man move or capture, preferring one that leaves the
@@ -43,6 +44,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sleep", type=float, default=0.0, help="seconds to think on every move")
     parser.add_argument("--sleep-from", type=int, default=1, help="--sleep applies from this move on")
+    parser.add_argument(
+        "--spend-clock",
+        type=float,
+        default=0.0,
+        help="think this share of `time + inc` on every move (Scan: time is before the increment)",
+    )
     parser.add_argument(
         "--capture-sleep", type=float, default=0.0, help="seconds to think when it must capture"
     )
@@ -190,6 +197,10 @@ class ScriptedEngine:
                 time.sleep(3600)
         move = self.choose()
         delay = args.sleep if number >= args.sleep_from else 0.0
+        if args.spend_clock:
+            level = dict(_fields(self.level_line))
+            if "time" in level:
+                delay = max(delay, args.spend_clock * (float(level["time"]) + float(level.get("inc", "0"))))
         if number == args.late_at and self.misbehaves():
             delay = max(delay, args.late)
         if move is not None and move.is_capture:

@@ -36,12 +36,14 @@ def test_a_level_that_names_no_usable_limit_is_an_error(text: str) -> None:
 @pytest.mark.parametrize("time_left", [0.0, 0.05, 0.3, 1.0, 10.0, 60.0, 3600.0])
 @pytest.mark.parametrize("moves", [None, 1, 2, 40])
 @pytest.mark.parametrize("inc", [0.0, 0.5, 30.0])
-def test_a_move_never_uses_the_clock_beyond_the_safety_margin(
+def test_a_move_never_uses_the_clock_and_its_increment_beyond_the_safety_margin(
     time_left: float, moves: int | None, inc: float
 ) -> None:
+    # Hub's time is the clock before the increment, which is added before the move.
     budget = time_budget(Level(time=time_left, moves=moves, inc=inc))
     assert budget.hard is not None and budget.soft is not None
-    assert 0.0 <= budget.soft <= budget.hard <= max(0.0, time_left - safety_margin(time_left))
+    available = time_left + inc
+    assert 0.0 <= budget.soft <= budget.hard <= max(0.0, available - safety_margin(available))
 
 
 def test_moves_to_go_share_the_clock() -> None:
@@ -55,6 +57,12 @@ def test_one_move_to_go_stakes_at_most_half_the_clock() -> None:
     # ``moves=1`` is how a capture's ACF jump limit is told; the time it uses leaves the main clock too.
     budget = time_budget(Level(time=60.0, moves=1))
     assert budget.hard is not None and 0 < budget.hard <= 30.0
+
+
+def test_a_clock_nearly_out_may_still_spend_most_of_its_increment() -> None:
+    # time=0.1 inc=1: the move may take 1.1 s; staying under 0.1 s would waste the increment.
+    budget = time_budget(Level(time=0.1, inc=1.0))
+    assert budget.hard is not None and 0.5 < budget.hard < 1.1 - safety_margin(1.1) + 1e-9
 
 
 def test_the_increment_adds_to_the_time_for_a_move() -> None:

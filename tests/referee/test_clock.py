@@ -110,21 +110,32 @@ def test_a_final_stage_without_moves_lasts_the_rest_of_the_game() -> None:
     # Each move was paid for by its own increment, so the 1800 s of the last stage is all extra.
     assert player.remaining == 5400.0 + 1800.0
     assert player.moves_to_go is None
-    assert level_line(player.start_move(0.0).told) == "level time=7230 inc=30"
+    assert level_line(player.start_move(0.0).told) == "level time=7200 inc=30"
 
 
 # Fischer: the increment is added before every move (Hub).
 
 
-def test_the_increment_is_credited_before_the_move_and_told_with_it() -> None:
+def test_the_increment_is_credited_before_the_move_and_told_beside_the_clock() -> None:
+    # Hub's time is the clock before the increment; the engine adds inc for the move (Scan does).
     player = clock("3600+5")
     budget = player.start_move(now=0.0)
-    assert budget.told == Clock(time=3605.0, moves=None, inc=5.0)
-    assert level_line(budget.told) == "level time=3605 inc=5"
+    assert budget.told == Clock(time=3600.0, moves=None, inc=5.0)
+    assert level_line(budget.told) == "level time=3600 inc=5"
     assert budget.forfeit_at == 3605.0
     outcome = player.finish_move(10.0)
     assert outcome.remaining == 3595.0
-    assert level_line(player.start_move(now=0.0).told) == "level time=3600 inc=5"
+    assert level_line(player.start_move(now=0.0).told) == "level time=3595 inc=5"
+
+
+def test_what_the_engine_is_told_plus_its_increment_is_what_the_move_may_take() -> None:
+    player = clock("1+0.5")
+    for _ in range(40):
+        budget = player.start_move(now=0.0)
+        told = budget.told
+        assert isinstance(told, Clock) and told.inc == 0.5
+        assert budget.forfeit_at == told.time + told.inc
+        player.finish_move(0.45)
 
 
 def test_a_fischer_move_may_spend_its_own_increment() -> None:
@@ -145,7 +156,7 @@ def test_increment_with_periods() -> None:
     outcome = play(player, 3.0)
     assert outcome.added == 10.0
     assert outcome.remaining == 16.0
-    assert level_line(player.start_move(0.0).told) == "level moves=2 time=17 inc=1"
+    assert level_line(player.start_move(0.0).told) == "level moves=2 time=16 inc=1"
 
 
 # Per-move limits.
@@ -267,9 +278,9 @@ def test_a_jump_limit_shorter_than_the_clock_is_told_as_one_move_in_the_limit() 
     assert level_line(player.start_move(0.0).told) == "level moves=28 time=3598 inc=0"
 
 
-def test_a_capped_jump_move_still_tells_the_increment() -> None:
+def test_a_capped_jump_move_is_told_the_limit_alone_without_the_increment_on_top() -> None:
     player = clock("3600+5 jump")
-    assert level_line(player.start_move(0.0, ONE_WAY).told) == "level moves=1 time=60 inc=5"
+    assert level_line(player.start_move(0.0, ONE_WAY).told) == "level moves=1 time=60 inc=0"
 
 
 def test_a_clock_at_or_below_the_jump_limit_is_told_as_it_is() -> None:

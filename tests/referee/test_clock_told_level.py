@@ -35,7 +35,7 @@ def test_a_clock_level_made_without_checks_is_the_checked_one(
     ("text", "jump", "told"),
     [
         ("30/3600", None, Clock(time=3600.0, moves=30, inc=0.0)),
-        ("3600+5", None, Clock(time=3605.0, moves=None, inc=5.0)),
+        ("3600+5", None, Clock(time=3600.0, moves=None, inc=5.0)),
         ("acf scale=0.01", ONE_WAY, Clock(time=0.6, moves=1, inc=0.0)),
         ("st=2", None, MoveTime(2.0)),
         ("st=100 jump", ONE_WAY, MoveTime(60.0)),

@@ -6,11 +6,15 @@ late. How each level is told:
 
 - ``move-time=S``: ``maxtime`` a little under S, with the exact-time bit.
 - ``moves=N time=T [inc=I]`` (periods, and the ACF jump limit told as ``moves=1``): a fixed time per
-  move, ``(T - reserve) / N``, with the exact-time bit. CheckerBoard has no moves-to-go, and engines
+  move, ``(T + I - reserve) / N``, with the exact-time bit. CheckerBoard has no moves-to-go, and engines
   given the incremental fields would spend a period's time as if it were the whole game's.
 - ``time=T [inc=I]`` (Fischer, sudden death): the incremental fields, ``moreinfo = remaining << 16 |
   increment`` in the finest unit that holds both, and for engines that ignore them a ``maxtime`` of
   ``I + T / 10``.
+
+Hub's ``time`` is the clock before this move's increment, which is added before the move: the move may
+take ``T + I``, and that is what the watchdog allows. CheckerBoard's ``remaining`` is the same reading
+(its engines budget about ``increment + remaining / 9``).
 - ``depth=``, ``nodes=``: the API has neither; the engine gets one second a move (see the docs).
 - ``infinite``: a day, no watchdog; `stop` sets ``*playnow``.
 """
@@ -58,8 +62,9 @@ def time_args(fields: Mapping[str, str], flags: frozenset[str] = frozenset()) ->
     if "time" in fields:
         remaining = _seconds(fields["time"])
         increment = _seconds(fields.get("inc", "0"))
-        hard = remaining - reserve(remaining)
-        watchdog = remaining - reserve(remaining) / 2
+        available = remaining + increment  # the increment is added before the move (Hub)
+        hard = available - reserve(available)
+        watchdog = available - reserve(available) / 2
         if "moves" in fields:
             moves = max(int(fields["moves"]), 1)
             return TimeArgs(max(hard / moves, 0.001), EXACT_TIME, 0, watchdog)
