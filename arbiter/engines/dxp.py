@@ -144,6 +144,9 @@ class DxpEngine(EngineClient):
         self._server: asyncio.Server | None = None
         self._incoming: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] | None = None
         self._messages: OutputReader | None = None  # reads the connection once the game can begin
+        # The reader's own descriptor of the connection: while it is open, closing asyncio's writer
+        # alone does not end the connection, so ``quit`` shuts it down through this one.
+        self._connection: socket.socket | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._game: _Game | None = None
         self._search: DxpSearch | None = None
@@ -207,7 +210,7 @@ class DxpEngine(EngineClient):
         transport.pause_reading()
         limits = ReadLimits(MAX_MESSAGE, self.config.output_limit_bytes)
         enable_stamps(connection)  # each message's arrival is the kernel's stamp (see ``arrival``)
-        own = socket.socket(fileno=os.dup(connection.fileno()))
+        own = self._connection = socket.socket(fileno=os.dup(connection.fileno()))
         self._messages = open_reader(own, self, limits, separator=b"\0", name=f"{self.name}-dxp")
         self.identity = EngineIdentity(name=self.name)
         return self.identity
@@ -372,6 +375,11 @@ class DxpEngine(EngineClient):
                 if self._game is not None and not self._game.over:
                     self._writer.write(encode(GameEnd(GAME_END_UNKNOWN, 1)))
                 self._writer.close()
+        if self._connection is not None:
+            # The engine sees the end of the connection now (Scan exits on it), after what was written;
+            # otherwise it is killed at the quit timeout, and a port it listens on stays taken a while.
+            with contextlib.suppress(OSError):
+                self._connection.shutdown(socket.SHUT_WR)
         if self._server is not None:
             self._server.close()
         # A DXP engine need not exit when the connection closes, so ending it is no fault of its own.

@@ -81,6 +81,8 @@ class Follower:
         while True:
             data = self.connection.recv(4096)
             if not data:
+                # Like Scan, it ends when the arbiter ends the connection.
+                sys.stderr.write(f"dxp follower {self.options.name} saw the connection end\n")
                 return
             buffer += data
             while b"\0" in buffer:
@@ -174,12 +176,16 @@ def main() -> None:
     parser.add_argument("--chat", default="")
     parser.add_argument("--ask-takeback", action="store_true")
     parser.add_argument("--once", default="", help="--disconnect-at only in the first process making it")
+    parser.add_argument(
+        "--no-reuse-address", action="store_true", help="listen without SO_REUSEADDR, as Scan does"
+    )
     for event in ("crash", "garbage", "resign", "draw", "hang", "disconnect"):
         parser.add_argument(f"--{event}-at", type=int, default=0, help=f"{event} at its Nth move")
     options = parser.parse_args()
     if options.listen is not None:
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if not options.no_reuse_address:
+            server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         server.bind(("127.0.0.1", options.listen))
         server.listen(1)
         connection, _ = server.accept()

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -110,6 +113,50 @@ def test_a_new_game_with_the_engine_second_relays_the_first_move_after_the_reque
     assert kinds[:4] == [("R", "W"), ("E", None), ("R", "Z"), ("M", None)]
     assert received(record)[2]["minutes"] == 10  # the configured default for levels without a clock
     assert received(record)[-1] == {"type": "E", "reason": 0, "stop": 1}  # quit with a game still open
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_quit_ends_the_connection_so_an_engine_that_ends_with_it_exits_by_itself(
+    tmp_path: Path, mode: str
+) -> None:
+    # Scan ends when the connection does; killed instead, a listening Scan leaves its fixed port taken
+    # (it binds without SO_REUSEADDR), and the next Scan on it cannot start.
+    log = tmp_path / "follower.log"
+
+    async def scenario() -> None:
+        engine = DxpEngine(dxp_config(mode, "--moves", "32-28"), stderr_log=log)
+        await engine.open("international")
+        await engine.search(INTERNATIONAL_START, [], Depth(1))
+        await engine.end_game()  # the game is over: quit sends no game end the engine would exit on
+        await engine.quit()
+        assert_nothing_left(engine.pid)
+
+    asyncio.run(scenario())
+    assert "saw the connection end" in log.read_text()
+
+
+def test_a_match_restarts_engines_that_listen_on_fixed_ports_without_reusing_them(tmp_path: Path) -> None:
+    # The check before the match starts each engine once and quits it; the games start it again on the
+    # same port. Ended by a kill, the first process would leave the port taken for a minute.
+    ports = []
+    for _ in range(2):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            ports.append(probe.getsockname()[1])
+    follower = f"cmd={sys.executable} arg={ENGINES / 'dxp_follower.py'} arg=--no-reuse-address arg=--listen"
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "arbiter.cli", "match", "-v", "international", "--tc", "depth=1",
+            "--engine", f"{follower} arg={ports[0]} proto=dxp port={ports[0]} listen=engine name=a",
+            "--engine", f"{follower} arg={ports[1]} proto=dxp port={ports[1]} listen=engine name=b",
+            "--games", "2", "--db", "m.sqlite",
+        ],  # fmt: skip
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with sqlite3.connect(tmp_path / "m.sqlite") as db:
+        terminations = [row[0] for row in db.execute("SELECT termination FROM game")]
+    assert len(terminations) == 2 and "start_failure" not in terminations, (terminations, result.stdout)
 
 
 def test_resignation_and_draw_claims_are_read_from_game_end_messages(tmp_path: Path) -> None:
