@@ -68,7 +68,11 @@ def run_command(
         None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
     ),
 ) -> None:
-    """Play a whole event. Run it again on the same database to continue where it stopped."""
+    """Play a whole event. Run it again on the same database to continue where it stopped.
+
+    Exit status: 0 when the event is over; 1 when it could not go on (games left whose engines could
+    not be started, a database that refused a write); 2 for a configuration error; 130 when stopped.
+    """
     try:
         config, engines = load_tournament(tournament)
     except ConfigError as exc:
@@ -182,6 +186,9 @@ def match_command(
 
     The cutechess-cli/fastchess spellings work too: -engine cmd=... name=... -each tc=... -rounds N
     -games N -repeat -concurrency N -openings file=... -pgnout F -draw ... -resign ... -sprt ...
+
+    Exit status: 0 when the match is over; 1 when it could not go on (games left whose engines could
+    not be started, a database that refused a write); 2 for a configuration error; 130 when stopped.
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
@@ -423,6 +430,18 @@ def _execute(
             _write_pdn(store, summary.tournament_id, extras.pdn_out)
     if summary.stopped:
         raise typer.Exit(130)
+    if not summary.complete:
+        # Games whose engines could not be started stay unfinished: a script must not take this run for
+        # a finished event.
+        left = summary.planned - summary.finished
+        again = shlex.join(["arbiter", *sys.argv[1:]])
+        typer.echo(
+            f"error: {left} of {summary.planned} games could not be played: neither of their engines could "
+            f"be started (each game's line above says why, and its record keeps it); the games played are "
+            f"kept, and the same command plays the rest: {again}",
+            err=True,
+        )
+        raise typer.Exit(1)
 
 
 def _preflight(

@@ -127,6 +127,8 @@ class RunSummary:
     finished: int
     abandoned: int = 0
     stopped: bool = False
+    complete: bool = False
+    """Whether the event is over: every game finished, or the SPRT decided."""
     sprt: SprtStatus | None = None
     """Where the SPRT stood when the run ended (decided or not), for a match with one."""
     faults: list[str] = field(default_factory=list)
@@ -281,6 +283,7 @@ class TournamentRunner:
         summary = RunSummary(tournament_id, len(games), 0, len(done_keys))
         self.observer.run_started(len(games), len(done_keys), len(pending))
         if not pending:
+            summary.complete = True
             store.set_status(tournament_id, TournamentStatus.FINISHED)
             self._check_sprt(store, tournament_id)
             summary.sprt = self._sprt_status
@@ -322,7 +325,7 @@ class TournamentRunner:
         summary.finished = len(store.finished_keys(tournament_id))
         summary.sprt = self._sprt_status
         summary.stopped = self._stop.is_set()
-        complete = summary.finished == len(games) or self._decided
+        summary.complete = complete = summary.finished == len(games) or self._decided
         store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
         return summary
 

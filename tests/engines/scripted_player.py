@@ -8,6 +8,7 @@ searches this engine has answered since ``new-game`` (its own moves, from 1).
     python tests/engines/scripted_player.py --capture-sleep 0.4            # slow only when it must capture
     python tests/engines/scripted_player.py --say-at 3 --say "done move=9-14"   # an illegal move at move 3
     python tests/engines/scripted_player.py --spend-clock 0.9   # 0.9 x (time + inc) a move, as Scan budgets
+    python tests/engines/scripted_player.py --exit-at-restart F  # passes the check, then cannot start
 
 Policies after the script runs out: ``first`` (the first legal move), ``fresh`` (the first legal move
 to a position that has not occurred since the last man move or capture, preferring one that leaves the
@@ -74,6 +75,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--say", default="", help="the line printed at --say-at (backslash escapes allowed)")
     parser.add_argument("--score", type=float, default=None, help="report this score in an info line")
     parser.add_argument("--exit-at-start", action="store_true", help="exit before answering 'hub'")
+    parser.add_argument(
+        "--exit-at-restart",
+        type=Path,
+        default=None,
+        help="start normally in the first process that makes this file, exit at start in every later one",
+    )
     parser.add_argument("--log", type=Path, default=None)
     return parser.parse_args(argv)
 
@@ -141,6 +148,8 @@ class ScriptedEngine:
 
     def run(self) -> None:
         if self.args.exit_at_start:
+            sys.exit(4)
+        if self.args.exit_at_restart is not None and not _first_to_make(self.args.exit_at_restart):
             sys.exit(4)
         threading.Thread(target=self.read, daemon=True).start()
         while True:
@@ -235,11 +244,7 @@ class ScriptedEngine:
             if once is None:
                 self._misbehaves = True
             else:
-                try:
-                    os.close(os.open(once, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-                    self._misbehaves = True
-                except FileExistsError:
-                    self._misbehaves = False
+                self._misbehaves = _first_to_make(once)
         return self._misbehaves
 
     def choose(self) -> Move | None:
@@ -264,6 +269,15 @@ class ScriptedEngine:
             if fresh is not None:
                 return fresh
         return legal[0]
+
+
+def _first_to_make(marker: Path) -> bool:
+    """Whether this process is the first to create ``marker``."""
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
 
 
 def _fields(line: str) -> list[tuple[str, str]]:

@@ -253,3 +253,21 @@ def test_each_engine_plays_under_its_own_time_control_when_given_one(tmp_path: P
         ("random", "st=0.2 (White), depth=1 (Black)"),
         ("greedy", "depth=1 (White), st=0.2 (Black)"),
     }
+
+
+def test_a_match_whose_engines_cannot_be_started_for_its_games_exits_with_an_error(tmp_path: Path) -> None:
+    # Both engines pass the check before the games, then never start again: no game can be played, so
+    # the run is no finished event for a script reading its exit code; running it again retries them.
+    engines = [
+        f"cmd={sys.executable} arg={ENGINES / 'scripted_player.py'} arg=--exit-at-restart "
+        f"arg={tmp_path / name} name={name}"
+        for name in ("a", "b")
+    ]
+    command = [
+        sys.executable, "-m", "arbiter.cli", "match", "--engine", engines[0], "--engine", engines[1],
+        "--tc", "st=0.05", "--games", "2", "--db", "m.sqlite",
+    ]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "2 of 2 games could not be played" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
