@@ -181,6 +181,9 @@ async def _run_check(
         search = partial(engine.search, start.hub(), level=level, timeout=limit)
         first = await report.step("search start", partial(search, []))
         typer.echo(f"  -> {_describe_result(first)}")
+        if config.protocol == "dxp" and engine.identity is not None:
+            # A DXP engine names itself only when it accepts a game: the handshake could not show it.
+            typer.echo(f"  named itself {engine.identity.name!r} in its acceptance of the game")
         after = _check_legal(report, start, first)
         if first.move is not None and after is not None:
             await engine.new_game()

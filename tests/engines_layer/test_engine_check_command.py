@@ -85,9 +85,11 @@ def test_check_refuses_a_parameter_setting_without_a_value() -> None:
 
 def test_check_plays_a_dxp_engine_too() -> None:
     command = engine_command(
-        "dxp_follower.py", "--connect", "{port}", "--moves", "33-29", "--black-moves", "18-23"
-    )
+        "dxp_follower.py", "--connect", "{port}", "--moves", "33-29", "--black-moves", "18-23",
+        "--name", "Follower 2",
+    )  # fmt: skip
     code, output = run_check("--protocol", "dxp", "--dxp-mode", "engine_connects", "--", *command)
     assert code == 0, output
     assert "variant international (the default: no --variant given), 10x10 board" in output
     assert "-> 33-29 in" in output and "search after 33-29" in output and "-> 18-23 in" in output
+    assert "named itself 'Follower 2' in its acceptance of the game" in output, output
