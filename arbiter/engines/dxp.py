@@ -370,6 +370,7 @@ class DxpEngine(EngineClient):
             self._closed = self._closed or self._process is None
             return
         self._closing = True
+        await self._process.take_stock()
         if self._writer is not None and not self._writer.is_closing():
             with contextlib.suppress(OSError, ValueError):
                 if self._game is not None and not self._game.over:

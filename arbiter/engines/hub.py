@@ -310,6 +310,7 @@ class HubEngine(EngineClient):
             return
         self._closing = True
         if self._process.running:
+            await self._process.take_stock()
             if self._search is not None and not self._search.finished and not self._search.stop_sent:
                 self.comm_log.sent("stop")
                 self._process.write(b"stop\n")

@@ -41,11 +41,17 @@ class EngineProcesses:
     leader: int
     token: str
 
-    def find(self) -> list[ProcessEntry]:
-        """The engine's processes now, zombies of its group included, wherever they moved."""
+    def find(self, seen: Iterable[ProcessEntry] = ()) -> list[ProcessEntry]:
+        """The engine's processes now, zombies of its group included, wherever they moved, and those of
+        ``seen`` (found before) still there: one out of the group that has ended is a zombie whose token
+        can no longer be read."""
         found = {entry.pid: entry for entry in group_members(self.leader)}
         for entry in marked_processes(self.token):
             found.setdefault(entry.pid, entry)
+        for entry in seen:
+            if entry.pid not in found and is_same_process(entry, now := read_entry(entry.pid)):
+                assert now is not None
+                found[entry.pid] = now
         found.pop(os.getpid(), None)
         return list(found.values())
 

@@ -153,6 +153,7 @@ class EngineProcess:
         self._token = token  # in the environment of the engine and of everything it starts
         self._ending = False  # shutdown() has begun
         self._sweep: asyncio.Task[tuple[list[ProcessEntry], list[ProcessEntry]]] | None = None
+        self._seen: list[ProcessEntry] = []  # what the engine ran when it was told to quit (take_stock)
 
     @classmethod
     async def spawn(
@@ -411,6 +412,16 @@ class EngineProcess:
             _live_engines.pop(self.pid, None)
         return ShutdownReport(self._returncode, terminated, strays, unkillable)
 
+    async def take_stock(self) -> None:
+        """Note what the engine runs now, before it is told to quit, while its processes carry its token.
+
+        One out of its session that the engine ends itself on quitting (Wine's, by `wineserver -k`) is a
+        zombie by the time the engine has exited, and no token tells it then; the arbiter adopted it, so
+        nothing else would reap it. The processes noted are looked for again once the engine is gone.
+        """
+        if not self._exited.is_set():
+            self._seen = await asyncio.to_thread(self.processes.find)  # a look through /proc: off the loop
+
     async def _end_leftovers(
         self, kill_grace: float, group_dying: bool
     ) -> tuple[list[ProcessEntry], list[ProcessEntry]]:
@@ -418,8 +429,9 @@ class EngineProcess:
 
         After an exit of its own, whatever is left would have outlived the engine. After SIGTERM to its
         group, the rest of the group is simply still dying, but what left the group is still a stray.
+        What ``take_stock`` noted is looked for too, and reaped where the arbiter adopted it.
         """
-        found = await asyncio.to_thread(self.processes.find)  # a look through /proc: off the loop
+        found = await asyncio.to_thread(self.processes.find, self._seen)  # a look through /proc: off the loop
         strays = [
             entry
             for entry in found

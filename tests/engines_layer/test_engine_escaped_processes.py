@@ -67,6 +67,23 @@ def test_a_helper_that_left_the_session_is_ended_after_quit_and_recorded(tmp_pat
     assert_nothing_left(engine.pid, helper)
 
 
+def test_an_adopted_helper_the_engine_ends_itself_at_quit_is_reaped(tmp_path: Path) -> None:
+    # As a Wine engine's processes: orphaned early (the arbiter adopts them), out of the engine's session,
+    # and killed by the engine at its quit, so they are zombies of the arbiter's by the time it has exited,
+    # their token unreadable. The arbiter must still reap them: else each run of such an engine leaves a
+    # handful of zombies until the arbiter exits.
+    async def scenario() -> tuple[HubEngine, int]:
+        engine, helper = await open_escaper(tmp_path, "--like-wine")
+        entry = read_entry(helper)
+        assert entry is not None and entry.ppid == os.getpid(), "the helper was not adopted"
+        await engine.quit()
+        return engine, helper
+
+    engine, helper = asyncio.run(scenario())
+    assert not engine.faults, engine.faults
+    assert read_entry(helper) is None, "the helper is left as a zombie of the arbiter's"
+
+
 def test_a_helper_that_left_the_session_is_ended_as_soon_as_the_engine_crashes(tmp_path: Path) -> None:
     async def scenario() -> tuple[HubEngine, int]:
         engine, helper = await open_escaper(tmp_path, "--crash-on-go")
