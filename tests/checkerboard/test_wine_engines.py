@@ -30,6 +30,7 @@ from arbiter.engines.checkerboard.wine_setup import (
     dll_bits,
     prepare,
 )
+from arbiter.engines.process_group import read_entry
 from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
@@ -337,6 +338,30 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     assert len(hosts) == 1, hosts
     assert "getmove color=" not in log.read_text(), "no search was asked for"
     assert servers and not any(server.exists() for server in servers)
+    assert_no_wine_left(wine_dir)
+
+
+def zombie_children() -> set[int]:
+    """The pids of this process's children that have ended and are not reaped."""
+    me, zombies = os.getpid(), set()
+    for name in os.listdir("/proc"):
+        entry = read_entry(int(name)) if name.isdigit() else None
+        if entry is not None and entry.zombie and entry.ppid == me:
+            zombies.add(entry.pid)
+    return zombies
+
+
+def test_wine_s_own_processes_are_reaped_with_the_engine_not_left_as_zombies_of_the_arbiter(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    """Wine's wineserver, services and launchers lose their parents at once. Handed to the arbiter (a
+    subreaper), they would be zombies there after the engine ends, until the arbiter exits: some ten
+    for every Wine engine started. The engine's own process adopts and reaps them instead."""
+    before = zombie_children()
+
+    engine = asyncio.run(search_once(dll("english"), tmp_path / "e.log"))
+    assert engine.faults == []
+    assert zombie_children() - before == set()
     assert_no_wine_left(wine_dir)
 
 
