@@ -29,9 +29,10 @@ __all__ = ["event_pdn", "game_pdn", "pdn_result"]
 def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Replay) -> str:
     """The game as PDN text, ending with a blank line."""
     tags = {"Event": event.name, "GameId": game.key}
-    if game.round is not None:
-        tags.setdefault("Round", str(game.round))
     defaults = {"Opening": game.opening.name} if game.opening is not None and game.opening.name else {}
+    if game.round is not None:
+        # Only where the game has no Round of its own (round.board, as `pdn export` writes it too).
+        defaults["Round"] = str(game.round)
     if replay.written:
         # The referee's own positions and texts: the same PDN, no move's notation worked out again.
         result = pdn_result(record)

@@ -187,6 +187,22 @@ def test_a_mule_game_page_replays_the_game_and_marks_its_mules(tmp_path: Path) -
         assert back.ok and back.variant_id == "mule" and back.end_position() == position
 
 
+def test_a_game_s_pdn_keeps_its_own_round_tag_as_pdn_export_writes_it(
+    english: tuple[PlayedEvent, Path], tmp_path: Path
+) -> None:
+    # The referee tags each game's Round as round.board ("3.2"); the site wrote the round alone ("3").
+    played, _ = english
+    games = list(played.games)
+    index = next(i for i, game in enumerate(games) if game.record is not None)
+    record = games[index].record
+    assert record is not None
+    tagged = record.model_copy(update={"tags": {**record.tags, "Round": "3.2"}})
+    games[index] = replace(games[index], record=tagged)
+    build_site(tmp_path, played.event, games)
+    (pdn,) = read_pdn_text((tmp_path / "games" / f"{games[index].key}.pdn").read_text(encoding="utf-8"))
+    assert pdn.tags["Round"] == "3.2"
+
+
 def test_games_without_mules_carry_no_mule_marks(english: tuple[PlayedEvent, Path]) -> None:
     played, site = english
     game = next(g for g in played.games if g.record is not None)
@@ -207,6 +223,7 @@ def test_game_and_event_pdn_read_back_move_for_move(english: tuple[PlayedEvent, 
             assert [m.text for m in pdn.moves] == [m.text for m in game.record.moves]
             assert pdn.tags["White"] == game.record.white.name
             assert pdn.tags["GameId"] == game.key
+            assert pdn.tags["Round"] == game.record.tags.get("Round", str(game.round))
             winner = game.record.winner
             if winner is Winner.UNFINISHED:
                 assert pdn.result == "*"
