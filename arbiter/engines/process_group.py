@@ -133,6 +133,18 @@ def signal_process(entry: ProcessEntry, sig: signal.Signals) -> bool:
     return True
 
 
+def reap_ended_children() -> None:
+    """Reap every child of this process that has ended. Only for a process that is about to end and
+    waits for no child itself (the CheckerBoard adapter): any child's status is taken."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
 def reap_adopted(entries: list[ProcessEntry], leader: int) -> None:
     """Reap the zombies among ``entries`` that the arbiter adopted (not the leader: asyncio's child watcher
     reaps that one). Only these pids are waited for, so no other child of the arbiter is taken."""

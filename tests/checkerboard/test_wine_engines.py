@@ -100,6 +100,16 @@ def assert_no_wine_left(wine_dir: Path) -> None:
     assert prefixes(wine_dir) == [], "every engine's prefix is removed"
 
 
+def zombie_children() -> set[int]:
+    """The pids of this process's children that have ended and are not reaped."""
+    me, zombies = os.getpid(), set()
+    for name in os.listdir("/proc"):
+        entry = read_entry(int(name)) if name.isdigit() else None
+        if entry is not None and entry.zombie and entry.ppid == me:
+            zombies.add(entry.pid)
+    return zombies
+
+
 def test_a_windows_dll_plays_a_game_through_play_under_wine(dll: Dll, wine_dir: Path, tmp_path: Path) -> None:
     pdn = tmp_path / "game.pdn"
     engine = f"cb:{dll('english')}"
@@ -170,9 +180,11 @@ def test_each_misbehaving_dll_gives_the_fault_it_gives_on_linux_and_leaves_no_wi
     timeouts: dict[str, float],
     kind: str,
 ) -> None:
+    before = zombie_children()
     engine = asyncio.run(search_once(dll(build), tmp_path / "e.log", timeout, timeouts))
     assert [fault.kind for fault in engine.faults] == [kind], engine.faults
     assert live_wine_processes(wine_dir) == []
+    assert zombie_children() - before == set(), "Wine's processes are reaped however the engine ended"
 
 
 def test_a_prefix_left_by_a_killed_engine_is_removed_when_the_next_wine_engine_starts(
@@ -339,16 +351,6 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     assert "getmove color=" not in log.read_text(), "no search was asked for"
     assert servers and not any(server.exists() for server in servers)
     assert_no_wine_left(wine_dir)
-
-
-def zombie_children() -> set[int]:
-    """The pids of this process's children that have ended and are not reaped."""
-    me, zombies = os.getpid(), set()
-    for name in os.listdir("/proc"):
-        entry = read_entry(int(name)) if name.isdigit() else None
-        if entry is not None and entry.zombie and entry.ppid == me:
-            zombies.add(entry.pid)
-    return zombies
 
 
 def test_wine_s_own_processes_are_reaped_with_the_engine_not_left_as_zombies_of_the_arbiter(

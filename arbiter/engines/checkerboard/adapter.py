@@ -34,7 +34,7 @@ from arbiter.engines.checkerboard.library import LibraryError
 from arbiter.engines.checkerboard.loading import open_library
 from arbiter.engines.checkerboard.timing import time_args
 from arbiter.engines.hub_wire import HubLine, HubSyntaxError, format_line, parse_line
-from arbiter.engines.process_group import become_subreaper
+from arbiter.engines.process_group import become_subreaper, reap_ended_children
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.rules import HubPositionError, Position, UnknownVariantError, Variant, get_variant
 
@@ -384,21 +384,10 @@ def _private_protocol_stream() -> int:
 def _exit(library: CheckerBoardLibrary | None, code: int) -> NoReturn:
     if library is not None:
         library.flush_output()
-    _reap_children()
+    # What the library started and this process adopted (Wine's processes, ended with the library).
+    reap_ended_children()
     sys.stderr.flush()
     os._exit(code)  # a getmove that never returns must not keep the process alive
-
-
-def _reap_children() -> None:
-    """Reap every child that has ended: what the library started and this process adopted (Wine's
-    wineserver, services and launchers, ended with the library). Nothing else here waits for a child."""
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
 
 
 def load_library(path: Path) -> CheckerBoardLibrary:

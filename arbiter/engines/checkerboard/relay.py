@@ -25,6 +25,7 @@ from arbiter.engines.checkerboard.api import CBMove, EngineMove, GetMoveReply
 from arbiter.engines.checkerboard.library import LibraryError
 from arbiter.engines.checkerboard.wine_prefix import new_instance, remove_instance
 from arbiter.engines.checkerboard.wine_setup import WINE32_HINT, WineSetup, end_prefix, wine_environment
+from arbiter.engines.process_group import reap_ended_children
 
 SignalHandler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 MAGIC = b"CBRL"
@@ -224,6 +225,7 @@ class RelayLibrary:
         # terminates an engine it no longer trusts a quarter of a second after `quit`).
         end_prefix(self._setup.wineserver, self._prefix, self._env)
         remove_instance(self._prefix)
+        reap_ended_children()  # Wine's processes, adopted by the adapter's process (see its ``main``)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGTERM)
 
@@ -245,6 +247,7 @@ class RelayLibrary:
         sys.stderr.flush()
         self._process.kill()
         self._end_wine()
+        reap_ended_children()  # Wine's processes, adopted by the adapter's process (see its ``main``)
         if sig is not None:  # its default action (this may be any thread: the handler is left as is)
             os.kill(os.getpid(), sig)
             threading.Event().wait(1.0)
