@@ -70,8 +70,9 @@ def run_command(
 ) -> None:
     """Play a whole event. Run it again on the same database to continue where it stopped.
 
-    Exit status: 0 when the event is over; 1 when it could not go on (games left whose engines could
-    not be started, a database that refused a write); 2 for a configuration error; 130 when stopped.
+    Exit status: 0 when the event is over; 1 when it could not go on (an engine that fails its check
+    before the games, games left whose engines could not be started, a database that refused a write);
+    2 for a configuration error (an engine's settings or variant included); 130 when stopped.
     """
     try:
         config, engines = load_tournament(tournament)
@@ -187,8 +188,9 @@ def match_command(
     The cutechess-cli/fastchess spellings work too: -engine cmd=... name=... -each tc=... -rounds N
     -games N -repeat -concurrency N -openings file=... -pgnout F -draw ... -resign ... -sprt ...
 
-    Exit status: 0 when the match is over; 1 when it could not go on (games left whose engines could
-    not be started, a database that refused a write); 2 for a configuration error; 130 when stopped.
+    Exit status: 0 when the match is over; 1 when it could not go on (an engine that fails its check
+    before the games, games left whose engines could not be started, a database that refused a write);
+    2 for a configuration error (an engine's settings or variant included); 130 when stopped.
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
@@ -455,8 +457,9 @@ def _preflight(
         return event_loop.run(preflight_engines(engines, config.variant, log_dir))
     except PreflightError as exc:
         typer.echo(f"error: {exc}", err=True)
-        typer.echo(f"nothing was played or stored; engine logs: {log_dir}", err=True)
-        raise typer.Exit(1) from None
+        logs = f"; engine logs: {log_dir}" if log_dir.is_dir() else ""  # none when no engine was started
+        typer.echo(f"nothing was played or stored{logs}", err=True)
+        raise typer.Exit(2 if exc.configuration else 1) from None
     except OSError as exc:
         # The engines' logs live beside the database: a folder that cannot be written stops the run here.
         typer.echo(f"error: cannot write the engine logs in {log_dir}: {exc.strerror or exc}", err=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from arbiter.engines import (
     CommLog,
@@ -31,7 +32,18 @@ SHOWN_LINES = 12
 
 
 class PreflightError(Exception):
-    """An engine or a setting that stops the command before any game; the message says which and why."""
+    """An engine or a setting that stops the command before any game; the message says which and why.
+    ``configuration``: every problem is one of configuration (a variant the engine cannot play, a
+    parameter it does not declare, a clock DXP cannot carry), none an engine that failed."""
+
+    def __init__(self, message: str, *, configuration: bool) -> None:
+        super().__init__(message)
+        self.configuration = configuration
+
+
+class _Problem(NamedTuple):
+    text: str
+    configuration: bool
 
 
 def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]) -> list[str]:
@@ -57,7 +69,7 @@ def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]
         if warning:
             warnings.append(f"engine {engine.name!r}: {warning}")
     if problems:
-        raise PreflightError("\n".join(problems))
+        raise PreflightError("\n".join(problems), configuration=True)
     return warnings
 
 
@@ -70,9 +82,10 @@ async def preflight_engines(
     error and the last lines said to and by it.
     """
     results = await asyncio.gather(*(_probe(engine, variant, log_dir) for engine in engines))
-    problems = [problem for problem in results if isinstance(problem, str)]
+    problems = [problem for problem in results if isinstance(problem, _Problem)]
     if problems:
-        raise PreflightError("\n".join(problems))
+        configuration = all(problem.configuration for problem in problems)
+        raise PreflightError("\n".join(problem.text for problem in problems), configuration=configuration)
     return {
         engine.name: identity
         for engine, identity in zip(engines, results, strict=True)
@@ -80,7 +93,7 @@ async def preflight_engines(
     }
 
 
-async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> EngineIdentity | str:
+async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> EngineIdentity | _Problem:
     """The engine's identity, or what went wrong, in words."""
     stderr_log = comm = None
     if log_dir is not None:
@@ -104,14 +117,14 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
             return await client.introduce(Position.start(get_variant(variant)).hub())
         return client.identity or identity
     except EngineConfigError as error:
-        return str(error)
+        return _Problem(str(error), configuration=True)
     except EngineFault as fault:
         said = "\n".join(f"    {line}" for line in list(client.comm_log.recent)[-SHOWN_LINES:])
         where = f" (working directory {engine.working_dir})" if engine.working_dir else ""
         text = f"{fault}\n  command: {' '.join(engine.command)}{where}"
         if said:
             text += f"\n  last lines exchanged:\n{said}"
-        return text
+        return _Problem(text, configuration=False)
     finally:
         await client.quit()
 

@@ -194,9 +194,10 @@ def test_a_fixed_dxp_port_with_concurrent_games_is_refused_before_the_event(tmp_
         "match", "--engine", engine, "--engine", "cmd=alphabeta", "-v", "international",
         "--tc", "300", "--concurrency", "2", cwd=tmp_path,
     )  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2, "a configuration error"
     assert f"'Fixed' listens on the fixed DXP port {port}, but 2 games are played at a time" in result.stderr
     assert not (tmp_path / "match.sqlite").exists()
+    assert "engine logs" not in result.stderr, "no engine was started: there are no logs to point to"
 
 
 def test_a_dxp_clock_shorter_than_a_minute_is_refused_before_the_event(tmp_path: Path) -> None:
@@ -205,7 +206,7 @@ def test_a_dxp_clock_shorter_than_a_minute_is_refused_before_the_event(tmp_path:
         "match", "--engine", engine, "--engine", "cmd=alphabeta", "-v", "international", "--tc", "20",
         cwd=tmp_path,
     )  # fmt: skip
-    assert result.returncode == 1
+    assert result.returncode == 2, "a configuration error"
     assert "DXP announces whole minutes: a clock of 20 s cannot be announced" in result.stderr
     assert not (tmp_path / "match.sqlite").exists()
 
@@ -271,3 +272,12 @@ def test_a_match_whose_engines_cannot_be_started_for_its_games_exits_with_an_err
     assert result.returncode == 1, result.stdout + result.stderr
     assert "2 of 2 games could not be played" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_variant_an_engine_cannot_play_is_a_configuration_error_before_the_event(tmp_path: Path) -> None:
+    scan_like = f"cmd={sys.executable} arg={ENGINES / 'scan_like_hub.py'} dir={tmp_path} name=scanlike"
+    (tmp_path / "scan.ini").write_text("")
+    result = arbiter("match", "--engine", scan_like, "--engine", "cmd=random", "-v", "english", cwd=tmp_path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "cannot play variant 'english'" in result.stderr
+    assert "nothing was played or stored; engine logs:" in result.stderr
