@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from arbiter.commands.sprt_view import estimate_text, sprt_line, stored_sprt_status
+from arbiter.commands.sprt_view import estimate_text, signed, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
@@ -225,12 +225,12 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             pairs_text += "-".join(str(n) for n in (paired.wd, paired.ww))
             by_pairs = elo_from_pentanomial(paired)
             margin = f" ± {by_pairs.margin:.1f}" if math.isfinite(by_pairs.margin) else ""
-            pairs_elo = _elo(by_pairs.elo) + margin
+            pairs_elo = signed(by_pairs.elo) + margin
         table.add_row(
             escape(player),
             str(estimate.count),
-            _elo(estimate.elo),
-            f"[{_elo(estimate.lower)}, {_elo(estimate.upper)}]",
+            signed(estimate.elo),
+            f"[{signed(estimate.lower)}, {signed(estimate.upper)}]",
             f"{estimate.los:.1%}",
             pairs_text,
             pairs_elo,
@@ -272,13 +272,6 @@ def _opening_name(names: Mapping[str, str], opening_id: str) -> str:
     """An opening's name, or nothing where its games were stored with its id as name."""
     name = names.get(opening_id, "")
     return "" if name == opening_id else name
-
-
-def _elo(value: float) -> str:
-    """An Elo figure; a perfect or null score gives an infinite difference, shown as such."""
-    if math.isfinite(value):
-        return f"{value:+.1f}"
-    return "+∞" if value > 0 else "-∞"
 
 
 def tournament_list(infos: list[TournamentInfo]) -> Table:

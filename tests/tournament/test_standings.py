@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+from io import StringIO
 
+import pytest
+from rich.console import Console
+
+from arbiter.commands.standings import ratings_table
 from arbiter.tournament.scoring import TWO_ONE_ZERO, FinishedGame, Outcome
 from arbiter.tournament.standings import (
     ColourRecord,
@@ -187,3 +191,13 @@ def test_tally_points_and_score() -> None:
     assert record.games == 6
     assert record.score == 4.0
     assert record.points(TWO_ONE_ZERO) == 8.0
+
+
+def test_an_even_score_s_ratings_show_no_minus_zero() -> None:
+    # Four draws: Elo 0 with an interval of 0 on each side, which Python's formatting writes "-0.0".
+    games = [FinishedGame("A", "B", Outcome.DRAW), FinishedGame("B", "A", Outcome.DRAW)] * 2
+    table = ratings_table(["A", "B"], games)
+    assert table is not None
+    out = StringIO()
+    Console(file=out, width=200).print(table)
+    assert "-0.0" not in out.getvalue() and "+0.0" in out.getvalue(), out.getvalue()
