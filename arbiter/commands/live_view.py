@@ -126,7 +126,12 @@ class LiveView:
                 self.forfeits += 1
         reason = outcome.reason if outcome else "unfinished"
         players = f"{game.white} (White) - {game.black} (Black)"
-        self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({record.plies} plies)")
+        # An abandoned game keeps none of its moves: it is played again, from its start, on the next run.
+        if outcome is not None and outcome.termination is Termination.ABANDONED:
+            length = "to be played again when the same command is run again"
+        else:
+            length = f"{record.plies} plies"
+        self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({length})")
         self._standings_stale = True
         self._read_standings()
         self._refresh()

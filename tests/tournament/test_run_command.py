@@ -102,6 +102,8 @@ def test_ctrl_c_abandons_running_games_and_a_second_run_plays_them(tmp_path: Pat
     output, _ = process.communicate(timeout=60)
     assert process.returncode == 130, output
     assert b"abandoned" in output
+    # Its moves are not kept: the line says it is played again rather than "(0 plies)".
+    assert b"the run was stopped (to be played again when the same command is run again)" in output, output
     with TournamentStore.open(config.database, create=False) as store:
         info = store.find_tournament()
         assert store.unfinished_keys(info.id), "the running game is kept as unfinished"
