@@ -373,8 +373,8 @@ class DxpEngine(EngineClient):
         await self._process.take_stock()
         if self._writer is not None and not self._writer.is_closing():
             with contextlib.suppress(OSError, ValueError):
-                # Stop code 1 ends the session, in a game or between games: Scan and Moby Dam exit on it.
-                self._writer.write(encode(GameEnd(GAME_END_UNKNOWN, 1)))
+                if self._game is not None and not self._game.over:
+                    self._writer.write(encode(GameEnd(GAME_END_UNKNOWN, 1)))
                 self._writer.close()
         if self._connection is not None:
             # The engine sees the end of the connection now (Scan exits on it), after what was written;

@@ -111,8 +111,7 @@ class Follower:
             self.to_move = self.colour
             self.play()
         elif kind == "E":
-            if message.get("stop") == 1 and not self.options.ignore_stop:
-                sys.stderr.write(f"dxp follower {self.options.name} was told to stop\n")
+            if message.get("stop") == 1:
                 return False
             if not self.ended:  # an E that answers our own E needs no answer
                 self.send(b"E00\0")
@@ -179,11 +178,6 @@ def main() -> None:
     parser.add_argument("--once", default="", help="--disconnect-at only in the first process making it")
     parser.add_argument(
         "--no-reuse-address", action="store_true", help="listen without SO_REUSEADDR, as Scan does"
-    )
-    parser.add_argument(
-        "--ignore-stop",
-        action="store_true",
-        help="go on after a game end with stop code 1 (end with the connection)",
     )
     for event in ("crash", "garbage", "resign", "draw", "hang", "disconnect"):
         parser.add_argument(f"--{event}-at", type=int, default=0, help=f"{event} at its Nth move")

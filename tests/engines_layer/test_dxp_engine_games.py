@@ -69,7 +69,7 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         return engine
 
     engine = asyncio.run(scenario())
-    request, relayed, end, stop = received(record)
+    request, relayed, end = received(record)
     assert request == {
         "type": "R",
         "version": "01",
@@ -86,7 +86,6 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         [22, 23],
     )
     assert end == {"type": "E", "reason": 0, "stop": 0}
-    assert stop == {"type": "E", "reason": 0, "stop": 1}, "quit ends the session"
     assert engine.faults == []
     assert_nothing_left(engine.pid)
 
@@ -125,34 +124,15 @@ def test_quit_ends_the_connection_so_an_engine_that_ends_with_it_exits_by_itself
     log = tmp_path / "follower.log"
 
     async def scenario() -> None:
-        engine = DxpEngine(dxp_config(mode, "--moves", "32-28", "--ignore-stop"), stderr_log=log)
+        engine = DxpEngine(dxp_config(mode, "--moves", "32-28"), stderr_log=log)
         await engine.open("international")
         await engine.search(INTERNATIONAL_START, [], Depth(1))
-        await engine.end_game()
+        await engine.end_game()  # the game is over: quit sends no game end the engine would exit on
         await engine.quit()
         assert_nothing_left(engine.pid)
 
     asyncio.run(scenario())
     assert "saw the connection end" in log.read_text()
-
-
-def test_quit_between_games_tells_the_engine_to_stop(tmp_path: Path) -> None:
-    # Moby Dam ends on a game end with stop code 1, not on the connection's end.
-    record, log = tmp_path / "record.jsonl", tmp_path / "follower.log"
-
-    async def scenario() -> None:
-        engine = DxpEngine(
-            dxp_config("engine_listens", "--moves", "32-28", "--record", str(record)), stderr_log=log
-        )
-        await engine.open("international")
-        await engine.search(INTERNATIONAL_START, [], Depth(1))
-        await engine.end_game()
-        await engine.quit()
-        assert_nothing_left(engine.pid)
-
-    asyncio.run(scenario())
-    assert received(record)[-1] == {"type": "E", "reason": 0, "stop": 1}
-    assert "was told to stop" in log.read_text()
 
 
 def test_a_match_restarts_engines_that_listen_on_fixed_ports_without_reusing_them(tmp_path: Path) -> None:
