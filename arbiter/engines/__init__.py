@@ -47,7 +47,13 @@ from arbiter.engines.faults import (
 )
 from arbiter.engines.hub import HubEngine
 from arbiter.engines.level import Clock, Depth, Infinite, Level, MoveTime, Nodes
-from arbiter.engines.params import EngineIdentity, ParamDecl, resolve_settings, variant_setting
+from arbiter.engines.params import (
+    EngineIdentity,
+    ParamDecl,
+    configured_settings,
+    resolve_settings,
+    variant_setting,
+)
 from arbiter.engines.results import Info, SearchResult
 
 if TYPE_CHECKING:
@@ -99,14 +105,7 @@ async def probe_engine(
         if isinstance(engine, HubEngine):
             checks: list[str | None] = list(variants) or [None]
             for variant in checks:
-                resolve_settings(
-                    config.name,
-                    identity.params,
-                    config.params,
-                    variant,
-                    config.variant_names,
-                    renamable=config.takes_variant_names,
-                )
+                configured_settings(config, identity.params, variant)
         else:
             for variant in variants:
                 await engine.configure(variant)

@@ -40,7 +40,13 @@ from arbiter.engines.hub_wire import (
 )
 from arbiter.engines.inbox import Inbox
 from arbiter.engines.level import Level, level_line
-from arbiter.engines.params import EngineIdentity, ParamDecl, parse_identity, parse_param, resolve_settings
+from arbiter.engines.params import (
+    EngineIdentity,
+    ParamDecl,
+    configured_settings,
+    parse_identity,
+    parse_param,
+)
 from arbiter.engines.results import Info, SearchResult, parse_info
 
 _PREVIEW = 60
@@ -204,15 +210,7 @@ class HubEngine(EngineClient):
     async def configure(self, variant: str | None = None) -> None:
         if self.identity is None:
             raise RuntimeError(f"engine '{self.name}': configure() needs the handshake first")
-        config = self.config
-        settings = resolve_settings(
-            self.name,
-            self.identity.params,
-            config.params,
-            variant,
-            config.variant_names,
-            renamable=config.takes_variant_names,
-        )
+        settings = configured_settings(self.config, self.identity.params, variant)
         await self.set_params(settings)
         await self.init()
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from arbiter.engines.config import ParamValue
+from arbiter.engines.config import EngineConfig, ParamValue
 from arbiter.engines.faults import EngineConfigError, VariantUnsupported
 from arbiter.engines.hub_wire import format_seconds, quote_value
 from arbiter.engines.variant_names import engine_variant_name
@@ -202,3 +202,18 @@ def resolve_settings(
         if variant_value is not None:
             settings.append((VARIANT_PARAM, variant_value))
     return settings
+
+
+def configured_settings(
+    config: EngineConfig, declared: Mapping[str, ParamDecl], variant: str | None = None
+) -> list[tuple[str, str]]:
+    """``resolve_settings`` for an engine as configured: its parameters, its variant names, and a refusal
+    that suggests a name mapping only where the engine takes one."""
+    return resolve_settings(
+        config.name,
+        declared,
+        config.params,
+        variant,
+        config.variant_names,
+        renamable=config.takes_variant_names,
+    )

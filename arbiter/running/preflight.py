@@ -20,7 +20,6 @@ from arbiter.engines import (
     EngineIdentity,
     create_engine,
 )
-from arbiter.engines.params import resolve_settings
 from arbiter.referee.dxp_terms import dxp_time_problem
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules import Position, get_variant
@@ -106,9 +105,7 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
     try:
         await client.start()
         identity = await client.handshake()
-        if engine.protocol == "hub":
-            resolve_settings(engine.name, identity.params, engine.params, told, engine.variant_names)
-        await client.configure(told)
+        await client.configure(told)  # a setting the engine refuses is an EngineConfigError before it is sent
         if engine.protocol == "dxp":
             from arbiter.engines.dxp import DxpEngine  # loaded by create_engine for this engine
 

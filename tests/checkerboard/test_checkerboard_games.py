@@ -106,16 +106,23 @@ def test_a_run_refuses_a_checkerboard_engine_for_a_variant_its_game_type_does_no
     assert "cannot play variant 'russian'" in result.stderr + result.stdout
 
 
-def test_a_checkerboard_entry_without_its_library_is_refused_with_file_and_line(tmp_path: Path) -> None:
+def refused_event(tmp_path: Path, header: str, checkerboard_entry: str) -> str:
+    """The error output of `arbiter run` on an event of a checkerboard engine and `random`, checked to be
+    refused before anything is stored."""
     (tmp_path / "event.toml").write_text(
-        'name = "bad"\ndatabase = "event.sqlite"\n'
-        '[[engines]]\nname = "cb"\nprotocol = "checkerboard"\n'
+        f'name = "bad"\n{header}database = "event.sqlite"\n'
+        f'[[engines]]\nname = "cb"\nprotocol = "checkerboard"\n{checkerboard_entry}'
         '[[engines]]\nname = "random"\nbundled = "random"\n',
         encoding="utf-8",
     )
     result = arbiter("run", "event.toml", cwd=tmp_path)
     assert result.returncode != 0 and not (tmp_path / "event.sqlite").exists()
-    assert "event.toml:3" in result.stderr and "needs 'library'" in result.stderr, result.stderr
+    return result.stderr
+
+
+def test_a_checkerboard_entry_without_its_library_is_refused_with_file_and_line(tmp_path: Path) -> None:
+    stderr = refused_event(tmp_path, "", "")
+    assert "event.toml:3" in stderr and "needs 'library'" in stderr, stderr
 
 
 def test_a_checkerboard_engine_refused_a_variant_is_not_told_to_rename_it(
@@ -156,13 +163,6 @@ def test_a_checkerboard_engines_own_variant_name_is_refused(cb_library: Library,
 def test_variant_names_in_an_events_checkerboard_entry_are_refused_with_file_and_line(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "event.toml").write_text(
-        'name = "bad"\nvariant = "russian"\ndatabase = "event.sqlite"\n'
-        '[[engines]]\nname = "cb"\nprotocol = "checkerboard"\nlibrary = "engine.so"\n'
-        'variant_names = { russian = "english" }\n'
-        '[[engines]]\nname = "random"\nbundled = "random"\n',
-        encoding="utf-8",
-    )
-    result = arbiter("run", "event.toml", cwd=tmp_path)
-    assert result.returncode != 0 and not (tmp_path / "event.sqlite").exists()
-    assert "event.toml:4" in result.stderr and "takes no 'variant_names'" in result.stderr, result.stderr
+    entry = 'library = "engine.so"\nvariant_names = { russian = "english" }\n'
+    stderr = refused_event(tmp_path, 'variant = "russian"\n', entry)
+    assert "event.toml:4" in stderr and "takes no 'variant_names'" in stderr, stderr
