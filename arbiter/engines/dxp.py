@@ -371,16 +371,7 @@ class DxpEngine(EngineClient):
             return
         self._closing = True
         await self._process.take_stock()
-        if self._writer is not None and not self._writer.is_closing():
-            with contextlib.suppress(OSError, ValueError):
-                if self._game is not None and not self._game.over:
-                    self._writer.write(encode(GameEnd(GAME_END_UNKNOWN, 1)))
-                self._writer.close()
-        if self._connection is not None:
-            # The engine sees the end of the connection now (Scan exits on it), after what was written;
-            # otherwise it is killed at the quit timeout, and a port it listens on stays taken a while.
-            with contextlib.suppress(OSError):
-                self._connection.shutdown(socket.SHUT_WR)
+        self._end_session()
         if self._server is not None:
             self._server.close()
         # A DXP engine need not exit when the connection closes, so ending it is no fault of its own.
@@ -392,6 +383,34 @@ class DxpEngine(EngineClient):
                 await self._writer.wait_closed()
 
     # -- internals ----------------------------------------------------------------------------------
+
+    def _end_session(self) -> None:
+        """Tell the engine to stop and end the connection from our side, in one segment.
+
+        A game end with stop code 1, in a game or between games: Moby Dam exits on it and not on the
+        connection's end, Scan on either. The end of the connection follows at once, so the engine
+        exits by itself instead of at the quit timeout, and a port it listens on is free again.
+        The message is held back (``MSG_MORE``) until the shutdown adds the connection's end to it:
+        the engine reads both together and closes second, so the TIME_WAIT of the closed connection is
+        ours. Were the end to follow the message in a segment of its own, an engine quick to exit on
+        the message would close first and keep its fixed port in TIME_WAIT for a minute, and the next
+        start of an engine that listens without SO_REUSEADDR (as Scan does) would fail there.
+        """
+        stop = encode(GameEnd(GAME_END_UNKNOWN, 1))
+        writer, own = self._writer, self._connection
+        if writer is None or writer.is_closing():
+            return
+        if own is not None and writer.transport.get_write_buffer_size() == 0:
+            self.comm_log.sent(stop.rstrip(b"\0").decode("ascii"))
+            with contextlib.suppress(OSError):
+                own.send(stop, socket.MSG_MORE)
+                own.shutdown(socket.SHUT_WR)
+            writer.close()
+            return
+        # Output still waiting in asyncio's buffer goes first; the end then follows it by itself.
+        with contextlib.suppress(OSError, ValueError):
+            writer.write(stop)
+            writer.close()
 
     def _send(self, message: DxpMessage) -> None:
         self._check_usable()

@@ -81,8 +81,13 @@ class Follower:
         while True:
             data = self.connection.recv(4096)
             if not data:
-                # Like Scan, it ends when the arbiter ends the connection.
+                # Like Scan, it ends when the arbiter ends the connection; like Moby Dam, with
+                # --stay-after-connection-end, it goes on until it is killed or told to stop.
                 sys.stderr.write(f"dxp follower {self.options.name} saw the connection end\n")
+                sys.stderr.flush()
+                if self.options.stay_after_connection_end:
+                    while True:
+                        time.sleep(3600)
                 return
             buffer += data
             while b"\0" in buffer:
@@ -111,7 +116,8 @@ class Follower:
             self.to_move = self.colour
             self.play()
         elif kind == "E":
-            if message.get("stop") == 1:
+            if message.get("stop") == 1 and not self.options.ignore_stop:
+                sys.stderr.write(f"dxp follower {self.options.name} was told to stop\n")
                 return False
             if not self.ended:  # an E that answers our own E needs no answer
                 self.send(b"E00\0")
@@ -178,6 +184,12 @@ def main() -> None:
     parser.add_argument("--once", default="", help="--disconnect-at only in the first process making it")
     parser.add_argument(
         "--no-reuse-address", action="store_true", help="listen without SO_REUSEADDR, as Scan does"
+    )
+    parser.add_argument("--ignore-stop", action="store_true", help="go on after a game end with stop code 1")
+    parser.add_argument(
+        "--stay-after-connection-end",
+        action="store_true",
+        help="keep running once the connection ends, as Moby Dam does",
     )
     for event in ("crash", "garbage", "resign", "draw", "hang", "disconnect"):
         parser.add_argument(f"--{event}-at", type=int, default=0, help=f"{event} at its Nth move")

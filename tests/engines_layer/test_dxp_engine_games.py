@@ -69,7 +69,7 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         return engine
 
     engine = asyncio.run(scenario())
-    request, relayed, end = received(record)
+    request, relayed, end, stop = received(record)
     assert request == {
         "type": "R",
         "version": "01",
@@ -86,6 +86,7 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         [22, 23],
     )
     assert end == {"type": "E", "reason": 0, "stop": 0}
+    assert stop == {"type": "E", "reason": 0, "stop": 1}, "quit ends the session"
     assert engine.faults == []
     assert_nothing_left(engine.pid)
 
@@ -124,15 +125,74 @@ def test_quit_ends_the_connection_so_an_engine_that_ends_with_it_exits_by_itself
     log = tmp_path / "follower.log"
 
     async def scenario() -> None:
-        engine = DxpEngine(dxp_config(mode, "--moves", "32-28"), stderr_log=log)
+        engine = DxpEngine(dxp_config(mode, "--moves", "32-28", "--ignore-stop"), stderr_log=log)
         await engine.open("international")
         await engine.search(INTERNATIONAL_START, [], Depth(1))
-        await engine.end_game()  # the game is over: quit sends no game end the engine would exit on
+        await engine.end_game()
         await engine.quit()
         assert_nothing_left(engine.pid)
 
     asyncio.run(scenario())
     assert "saw the connection end" in log.read_text()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_quit_between_games_tells_the_engine_to_stop_so_one_that_outlives_the_connection_exits(
+    tmp_path: Path, mode: str
+) -> None:
+    # Moby Dam exits on a game end with stop code 1 and not when the connection ends: told only by the
+    # connection's end, it would run on until killed at the quit timeout (kept long here).
+    record, log = tmp_path / "record.jsonl", tmp_path / "follower.log"
+    options = ("--moves", "32-28", "--stay-after-connection-end", "--record", str(record))
+
+    async def scenario() -> None:
+        engine = DxpEngine(dxp_config(mode, *options, timeouts={"quit": 60.0}), stderr_log=log)
+        await engine.open("international")
+        await engine.search(INTERNATIONAL_START, [], Depth(1))
+        await engine.end_game()
+        await engine.quit()
+        assert_nothing_left(engine.pid)
+        assert engine.faults == []
+
+    asyncio.run(scenario())
+    assert received(record)[-1] == {"type": "E", "reason": 0, "stop": 1}
+    text = log.read_text()
+    assert "was told to stop" in text and "saw the connection end" not in text
+
+
+def tcp_states_on_port(port: int) -> list[str]:
+    """The states (hex, as /proc/net/tcp shows them: 06 is TIME_WAIT) of this machine's IPv4 TCP
+    sockets whose local port is ``port``."""
+    states = []
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port:
+            states.append(fields[3])
+    return states
+
+
+def test_an_engine_told_to_stop_closes_second_so_its_fixed_port_is_not_left_in_time_wait(
+    tmp_path: Path,
+) -> None:
+    # The follower exits as soon as it reads the stop code. Had the end of the connection come after the
+    # stop code rather than with it, the follower would often close first and its listening port would
+    # be held in TIME_WAIT for a minute: Scan, binding without SO_REUSEADDR, could not start on it again.
+    log = tmp_path / "follower.log"
+
+    async def quit_once() -> int:
+        config = dxp_config("engine_listens", "--moves", "32-28", "--no-reuse-address")
+        engine = DxpEngine(config, stderr_log=log)
+        await engine.open("international")
+        await engine.search(INTERNATIONAL_START, [], Depth(1))
+        await engine.end_game()
+        await engine.quit()
+        assert_nothing_left(engine.pid)
+        return engine.port
+
+    for _ in range(5):
+        port = asyncio.run(quit_once())
+        assert "06" not in tcp_states_on_port(port), f"port {port} left in TIME_WAIT"
+    assert log.read_text().count("was told to stop") == 5
 
 
 def test_a_match_restarts_engines_that_listen_on_fixed_ports_without_reusing_them(tmp_path: Path) -> None:
