@@ -25,6 +25,7 @@ from statistics import NormalDist
 
 _C = math.log(10.0) / 400.0  # d log-odds / d Elo
 _MAX_ITERATIONS = 200
+_LIKELIHOOD_ROUNDING = 1e-12  # relative: what a sum of a few hundred log terms cannot tell apart
 
 
 class RatingError(ValueError):
@@ -220,11 +221,14 @@ def _maximize(
     for _ in range(_MAX_ITERATIONS):
         gradient, information = _gradient_and_information(n, terms, ratings)
         step = [0.0, *_solve([row[1:] for row in information[1:]], gradient[1:])]
+        # Near the maximum a full step changes the likelihood by less than its rounding: such a step is
+        # taken, not halved away, or the fit would stop short of the maximum (by some 1e-5 Elo).
+        rounding = _LIKELIHOOD_ROUNDING * max(1.0, abs(current))
         scale = 1.0
         while True:
             trial = [r + scale * s for r, s in zip(ratings, step, strict=True)]
             value = _log_likelihood(terms, trial)
-            if value >= current or scale < 1e-12:
+            if value >= current - rounding or scale < 1e-12:
                 break
             scale /= 2.0
         ratings, current = trial, value
