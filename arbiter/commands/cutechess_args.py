@@ -18,6 +18,7 @@ SPELLINGS: dict[str, str] = {
     "-games N": "--games N",
     "-repeat": "--repeat",
     "-concurrency N": "--concurrency N",
+    "-force-concurrency": "--force-concurrency (fastchess: more games at a time than CPUs, no warning)",
     "-openings": "--openings FILE --order O --plies N --opening-start N (file= format= order= plies= start=)",
     "-pgnout FILE / -pdnout FILE": "--pdn-out FILE",
     "-draw": "--adjudicate-draw (movenumber= movecount= score=, score in centi-men)",
@@ -46,7 +47,7 @@ _VALUED = {
     "-pgnout": "--pdn-out",
     "-pdnout": "--pdn-out",
 }
-_FLAGS = {"-recover": "--recover", "-debug": "--debug"}
+_FLAGS = {"-recover": "--recover", "-debug": "--debug", "-force-concurrency": "--force-concurrency"}
 _OPENING_FORMATS = ("pgn", "pdn", "epd", "fen", "txt")
 
 

@@ -24,7 +24,13 @@ from arbiter.commands.standings import (
 )
 from arbiter.engines import EngineConfig, EngineIdentity
 from arbiter.running import event_loop
-from arbiter.running.preflight import PreflightError, check_dxp_settings, preflight_engines
+from arbiter.running.preflight import (
+    PreflightError,
+    available_cpus,
+    check_dxp_settings,
+    crowding_warning,
+    preflight_engines,
+)
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import RunStore, StoreError
 from arbiter.store.run_lock import RunLock
@@ -44,6 +50,10 @@ from arbiter.tournament.stored_standings import stored_standings
 if TYPE_CHECKING:
     from arbiter.report.publisher import Publisher
 
+FORCE_CONCURRENCY_HELP = (
+    "Play more games at a time than there are CPUs without the warning (fastchess -force-concurrency)."
+)
+
 
 def run_command(
     tournament: Path = typer.Argument(
@@ -56,6 +66,9 @@ def run_command(
         None, "--report", help="Write the HTML site here and refresh it after every game."
     ),
     concurrency: int | None = typer.Option(None, "--concurrency", "-c", min=1, help="Games at a time."),
+    force_concurrency: bool = typer.Option(
+        False, "--force-concurrency", help=FORCE_CONCURRENCY_HELP, show_default=False
+    ),
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
@@ -90,7 +103,8 @@ def run_command(
         updates["scheduler"] = scheduler
     if debug:
         engines = [engine.model_copy(update={"debug": True}) for engine in engines]
-    _execute(config.model_copy(update=updates), engines, None, RunExtras(json_out=json_out, debug=debug))
+    extras = RunExtras(json_out=json_out, debug=debug, force_concurrency=force_concurrency)
+    _execute(config.model_copy(update=updates), engines, None, extras)
 
 
 def match_command(
@@ -128,6 +142,9 @@ def match_command(
         False, "--repeat", help="Play each opening twice, colours swapped (pro-checkers always does)."
     ),
     concurrency: int = typer.Option(1, "--concurrency", "-c", min=1, help="Games at a time."),
+    force_concurrency: bool = typer.Option(
+        False, "--force-concurrency", help=FORCE_CONCURRENCY_HELP, show_default=False
+    ),
     database: Path = typer.Option(Path("match.sqlite"), "--db", help="SQLite file to keep results in."),
     report: Path | None = typer.Option(None, "--report", help="Write the HTML site here after every game."),
     name: str | None = typer.Option(None, "--name", help="The event's name (default: 'A vs B')."),
@@ -242,7 +259,13 @@ def match_command(
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    extras = RunExtras(pdn_out=pdn_out, json_out=json_out, rating_interval=rating_interval, debug=debug)
+    extras = RunExtras(
+        pdn_out=pdn_out,
+        json_out=json_out,
+        rating_interval=rating_interval,
+        debug=debug,
+        force_concurrency=force_concurrency,
+    )
     _execute(config, engines, sprt_settings, extras)
 
 
@@ -395,6 +418,9 @@ def _execute(
             raise typer.Exit(1) from None
     finished = _said_finished(console, runner, config)
     if config.scheduler is None and not finished:
+        crowded = crowding_warning(config.concurrency, available_cpus())
+        if crowded is not None and not extras.force_concurrency:
+            typer.echo(f"warning: {crowded}", err=True)
         runner.checked = _preflight(config, engines, log_dir)
     try:
         # Checked for damage above already (a whole read of the file): not read through again.

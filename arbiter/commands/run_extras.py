@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class RunExtras:
-    """What a run writes besides the database: PDN, JSON lines, the score every N games, debug logs."""
+    """What a run writes besides the database (PDN, JSON lines, the score every N games, debug logs),
+    and whether more games at a time than CPUs were asked for knowingly (no warning then)."""
 
     pdn_out: Path | None = None
     json_out: Path | None = None
     rating_interval: int | None = None
     debug: bool = False
+    force_concurrency: bool = False
 
 
 def logs_dir(database: Path) -> Path:

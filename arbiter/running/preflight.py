@@ -1,5 +1,6 @@
 """Before the first game of a command: every engine started and handshaken once, and the settings that
 no game could play (a fixed DXP port shared by concurrent games, a clock DXP cannot announce) refused.
+More games at a time than CPUs is warned about: it plays, but not fairly.
 
 A command that fails here stops with the engine's error before anything is stored, so it can be run
 again, corrected, on the same database.
@@ -8,6 +9,7 @@ again, corrected, on the same database.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -38,6 +40,27 @@ class PreflightError(Exception):
     def __init__(self, message: str, *, configuration: bool) -> None:
         super().__init__(message)
         self.configuration = configuration
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity, which the engines it starts inherit)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def crowding_warning(concurrency: int, cpus: int) -> str | None:
+    """A warning when more games are played at a time than there are CPUs for the engines thinking in
+    them (one in each game): they then take turns on the CPUs, each searches less than its clock allows
+    for, and a move can arrive late through no fault of the engine."""
+    if concurrency <= cpus:
+        return None
+    plural = "s" if cpus != 1 else ""
+    return (
+        f"{concurrency} games at a time on {cpus} CPU{plural}: the engines thinking at once take turns "
+        "on the CPUs, so each searches less than its clock allows for and may lose on time; play at most "
+        f"{cpus} at a time (--concurrency {cpus}), or give --force-concurrency to play so anyway"
+    )
 
 
 class _Problem(NamedTuple):
