@@ -126,9 +126,11 @@ class LiveView:
                 self.forfeits += 1
         reason = outcome.reason if outcome else "unfinished"
         players = f"{game.white} (White) - {game.black} (Black)"
-        # An abandoned game keeps none of its moves: it is played again, from its start, on the next run.
+        # An abandoned game is kept with the moves it had, and played again from its start on the next run.
         if outcome is not None and outcome.termination is Termination.ABANDONED:
             length = "to be played again when the same command is run again"
+            if record.plies:
+                length = f"stopped at ply {record.plies}, {length}"
         else:
             length = f"{record.plies} plies"
         self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({length})")

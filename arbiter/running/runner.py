@@ -43,7 +43,7 @@ from arbiter.engines import (
 )
 from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.dxp_terms import with_dxp_margins
-from arbiter.referee.game import play_game
+from arbiter.referee.game import Referee
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.referee.setup import GameSetup
@@ -207,6 +207,8 @@ class TournamentRunner:
         # quitting, or after its last game) are stored with the game they belong to.
         self._faults_stored: weakref.WeakKeyDictionary[EngineClient, int] = weakref.WeakKeyDictionary()
         self._store_thread: ThreadPoolExecutor | None = None
+        # The referee of each game being played here, so a game abandoned by a stop keeps what was played.
+        self._refereeing: dict[GameKey, Referee] = {}
 
     # ------------------------------------------------------------------ set-up
 
@@ -417,11 +419,12 @@ class TournamentRunner:
                 if play in finished:
                     record, events = play.result()
                 else:
+                    referee = self._refereeing.get(game.key)
                     play.cancel()
                     with contextlib.suppress(asyncio.CancelledError, EngineFault):
                         await play
                     record, events = (
-                        self._abandoned(game),
+                        self._abandoned(game, None if referee is None else referee.record),
                         [Event(EventKind.NOTE, "game abandoned: run stopped")],
                     )
                     summary.abandoned += 1
@@ -527,14 +530,17 @@ class TournamentRunner:
 
             record = start_failure_record(setup, opened, failures)
         else:
-            record = await play_game(
+            referee = Referee(
                 setup,
                 opened[Color.WHITE],
                 opened[Color.BLACK],
-                white_player=PlayerRecord(name=game.white),
-                black_player=PlayerRecord(name=game.black),
                 observer=None if self.game_observer is None else self.game_observer(game),
             )
+            self._refereeing[game.key] = referee
+            try:
+                record = await referee.play(PlayerRecord(name=game.white), PlayerRecord(name=game.black))
+            finally:
+                del self._refereeing[game.key]
         events = []
         for color, engine in opened.items():
             # Faults since the last stored ones: while starting (a stderr flood), during the game, and
@@ -546,10 +552,18 @@ class TournamentRunner:
             events.extend(self._fault_events(names[color], engine))
         return record, events
 
-    def _abandoned(self, game: PlannedGame) -> GameRecord:
+    def _abandoned(self, game: PlannedGame, played: GameRecord | None) -> GameRecord:
+        """The record of a game the stop abandoned: what its referee had recorded (its start, moves and
+        clock readings), or, for a game that had not begun, its setup alone. It has no result, so the
+        next run plays the game again from its start."""
+        now = datetime.now(UTC)
+        outcome = GameOutcome.of(
+            Winner.UNFINISHED, Termination.ABANDONED, reason="Unfinished: the run was stopped"
+        )
+        if played is not None:
+            return played.model_copy(update={"outcome": outcome, "ended_at": now})
         setup = self.plan.setup_for(game)
         prepared = setup.prepare()
-        now = datetime.now(UTC)
         return GameRecord(
             variant=prepared.variant.id,
             white=PlayerRecord(name=game.white),
@@ -557,9 +571,7 @@ class TournamentRunner:
             start_fen=prepared.start.fen(),
             opening=setup.opening,
             time_control=str(setup.time_control),
-            outcome=GameOutcome.of(
-                Winner.UNFINISHED, Termination.ABANDONED, reason="Unfinished: the run was stopped"
-            ),
+            outcome=outcome,
             started_at=now,
             ended_at=now,
             tags=dict(setup.tags),

@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 from tournament_files import bundled, engine_starts, program, write_tournament
 
-from arbiter.referee.record import GameRecord, Termination, Winner
+from arbiter.notation.movetext import parse_pdn
+from arbiter.referee.observer import GameObserver
+from arbiter.referee.record import GameRecord, MoveRecord, Termination, Winner
+from arbiter.rules import Position, get_variant
 from arbiter.running.runner import QuietObserver, RunError, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
@@ -151,6 +154,41 @@ class StopAfterTwoGames(QuietObserver):
         self.finished += 1
         if self.finished == 2:
             self.runner.request_stop()
+
+
+class StopAtPly(GameObserver):
+    """Asks the runner to stop once the game has been told of its ``ply``th move."""
+
+    def __init__(self, runner: TournamentRunner, ply: int) -> None:
+        self.runner, self.ply = runner, ply
+
+    def move_played(self, record: GameRecord, move: MoveRecord, position: Position) -> None:
+        if move.ply == self.ply:
+            self.runner.request_stop()
+
+
+def test_a_game_abandoned_by_a_stop_keeps_its_moves_and_start_and_is_played_again(tmp_path: Path) -> None:
+    body = 'variant = "english"\ntime_control = "60+1"\nformat = "match"\n' + LIMIT
+    config, engines = load_tournament(write_tournament(tmp_path, body, bundled("greedy") + bundled("random")))
+    first = TournamentRunner(config, engines)
+    first.game_observer = lambda game: StopAtPly(first, 6)
+    with TournamentStore.open(config.database) as store:
+        stopped = asyncio.run(first.run(store, handle_signals=False))
+        assert stopped.stopped and stopped.abandoned == 1
+        (kept,) = store.games(stopped.tournament_id)
+        record = kept.record
+        assert not kept.finished and record.outcome is not None
+        assert record.outcome.termination is Termination.ABANDONED
+        assert record.plies == len(record.moves) >= 6, "the moves played before the stop are kept"
+        assert [move.ply for move in record.moves] == list(range(1, record.plies + 1))
+        assert all(move.clock is not None and move.elapsed is not None for move in record.moves)
+        assert record.ended_at is not None and record.started_at < record.ended_at
+        position = Position.from_fen(get_variant("english"), record.start_fen)
+        for move in record.moves:
+            position = position.play(parse_pdn(position, move.text))
+        resumed = asyncio.run(TournamentRunner(config, engines).run(store, handle_signals=False))
+        (played,) = store.games(resumed.tournament_id)
+        assert played.finished and played.record.moves[0].ply == 1, "played again from its start"
 
 
 def test_a_stopped_event_resumes_with_other_concurrency_report_and_engine_reuse(tmp_path: Path) -> None:
