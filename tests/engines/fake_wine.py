@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import time
 from pathlib import Path
 
 HEADER = struct.Struct("<4sII")
@@ -62,6 +63,16 @@ def host(mode: str) -> None:
             send("R", struct.pack("<65i", 3, *cells) + struct.pack("<67i", *move) + b"depth 1")
 
 
+def leave_a_daemon() -> None:
+    """As Wine's boot does: a process (wineserver, a service) that outlives the boot, its parent gone, so
+    it ends an orphan of the nearest subreaper. It keeps the boot's output open while it runs."""
+    if os.fork() == 0:
+        if os.fork() == 0:
+            time.sleep(0.3)
+        os._exit(0)
+    os.wait()
+
+
 def main() -> None:
     arguments = sys.argv[1:]
     if arguments == ["--version"]:
@@ -70,6 +81,7 @@ def main() -> None:
         prefix = Path(os.environ["WINEPREFIX"])
         prefix.mkdir(parents=True, exist_ok=True)
         (prefix / "system.reg").write_text("")
+        leave_a_daemon()
     else:
         host(os.environ.get("FAKE_WINE_MODE", "think"))
 

@@ -205,7 +205,7 @@ def template_prefix(wine: list[str], wineserver: list[str], directory: Path, env
         wine_env = wine_environment(env, prefix)
         try:
             done = subprocess.run(
-                [*wine, "wineboot", "--init"],
+                [sys.executable, "-c", _REAPING_RUNNER, *wine, "wineboot", "--init"],
                 capture_output=True,
                 text=True,
                 stdin=subprocess.DEVNULL,
@@ -220,6 +220,29 @@ def template_prefix(wine: list[str], wineserver: list[str], directory: Path, env
         (prefix / "wineserver").unlink(missing_ok=True)
         ready.write_text(f"{version}\n")
     return prefix
+
+
+# Runs its arguments as a command from a child subreaper (Linux's PR_SET_CHILD_SUBREAPER, 36): the
+# processes the boot starts (wineserver, Wine's services) end orphaned, and are adopted and reaped here
+# rather than by an arbiter that adopts its engines' orphans; it exits once every one of them has ended.
+_REAPING_RUNNER = """
+import ctypes, os, subprocess, sys
+try:
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
+except (OSError, AttributeError):
+    pass
+try:
+    code = subprocess.call(sys.argv[1:])
+except OSError as error:
+    print(f"cannot run {sys.argv[1]}: {error}", file=sys.stderr)
+    code = 127
+while True:
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+sys.exit(code)
+"""
 
 
 def end_prefix(wineserver: list[str], prefix: Path, env: Mapping[str, str]) -> None:
