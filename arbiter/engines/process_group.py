@@ -13,6 +13,9 @@ import contextlib
 import ctypes
 import os
 import signal
+import subprocess
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -143,6 +146,23 @@ def reap_ended_children() -> None:
             return
         if pid == 0:
             return
+
+
+def run_reaping(argv: Sequence[str]) -> int:
+    """Run ``argv`` as a child of this process made a subreaper, then wait for and reap what it left
+    running (adopted here as each loses its parent) until nothing is left. Its exit status; 127 when it
+    cannot be started. For a helper process of its own (Wine's boot), which waits for no other child."""
+    become_subreaper()
+    try:
+        code = subprocess.call(list(argv))
+    except OSError as error:
+        print(f"cannot run {argv[0]}: {error}", file=sys.stderr)
+        return 127
+    while True:
+        try:
+            os.wait()
+        except ChildProcessError:
+            return code
 
 
 def reap_adopted(entries: list[ProcessEntry], leader: int) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from checkerboard_builds import ENGLISH_START, SOURCE, cb_config, search_once
-from wine_builds import build_dll, live_wine_processes, skip_without_wine
+from wine_builds import build_dll, live_wine_processes, skip_without_wine, zombie_children
 
 from arbiter.engines import EngineConfigError, MoveTime, create_engine
 from arbiter.engines.checkerboard.wine_prefix import server_directories
@@ -30,7 +30,6 @@ from arbiter.engines.checkerboard.wine_setup import (
     dll_bits,
     prepare,
 )
-from arbiter.engines.process_group import read_entry
 from arbiter.referee.record import GameRecord, Termination
 from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.setup import GameSetup
@@ -98,16 +97,6 @@ def prefixes(wine_dir: Path) -> list[Path]:
 def assert_no_wine_left(wine_dir: Path) -> None:
     assert live_wine_processes(wine_dir) == []
     assert prefixes(wine_dir) == [], "every engine's prefix is removed"
-
-
-def zombie_children() -> set[int]:
-    """The pids of this process's children that have ended and are not reaped."""
-    me, zombies = os.getpid(), set()
-    for name in os.listdir("/proc"):
-        entry = read_entry(int(name)) if name.isdigit() else None
-        if entry is not None and entry.zombie and entry.ppid == me:
-            zombies.add(entry.pid)
-    return zombies
 
 
 def test_a_windows_dll_plays_a_game_through_play_under_wine(dll: Dll, wine_dir: Path, tmp_path: Path) -> None:

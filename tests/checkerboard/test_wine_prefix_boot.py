@@ -9,21 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from wine_builds import zombie_children
 
 from arbiter.engines.checkerboard.wine_setup import WineUnavailable, template_prefix
-from arbiter.engines.process_group import become_subreaper, read_entry
+from arbiter.engines.process_group import become_subreaper
 
 FAKE_WINE = Path(__file__).resolve().parents[1] / "engines" / "fake_wine.py"
-
-
-def zombie_children() -> set[int]:
-    """The pids of this process's children that have ended and are not reaped."""
-    me, zombies = os.getpid(), set()
-    for name in os.listdir("/proc"):
-        entry = read_entry(int(name)) if name.isdigit() else None
-        if entry is not None and entry.zombie and entry.ppid == me:
-            zombies.add(entry.pid)
-    return zombies
 
 
 def test_what_the_prefix_boot_leaves_running_is_reaped_without_the_arbiter(tmp_path: Path) -> None:

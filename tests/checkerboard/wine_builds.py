@@ -1,14 +1,17 @@
-"""The C test engine (tests/engines/cb_engine.c) cross-compiled as Windows DLLs with MinGW-w64, and a
-look through /proc for Wine processes that outlived their engine."""
+"""The C test engine (tests/engines/cb_engine.c) cross-compiled as Windows DLLs with MinGW-w64, and
+looks through /proc for Wine processes that outlived their engine and for children left unreaped."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from checkerboard_builds import BUILDS, SOURCE
+
+from arbiter.engines.process_group import read_entry
 
 PACKAGES = "Debian packages wine, wine64 and mingw-w64: bash scripts/install-wine.sh"
 CROSS = {64: "x86_64-w64-mingw32-gcc", 32: "i686-w64-mingw32-gcc"}
@@ -58,3 +61,13 @@ def live_wine_processes(wine_dir: Path) -> list[str]:
         if state != "Z" and any(item.startswith(marker) for item in environment.split(b"\0")):
             found.append(f"{entry.name} {stat[: stat.rfind(')') + 1]}")
     return found
+
+
+def zombie_children() -> set[int]:
+    """The pids of this process's children that have ended and are not reaped."""
+    me, zombies = os.getpid(), set()
+    for name in os.listdir("/proc"):
+        entry = read_entry(int(name)) if name.isdigit() else None
+        if entry is not None and entry.zombie and entry.ppid == me:
+            zombies.add(entry.pid)
+    return zombies

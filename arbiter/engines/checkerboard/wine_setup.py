@@ -222,27 +222,12 @@ def template_prefix(wine: list[str], wineserver: list[str], directory: Path, env
     return prefix
 
 
-# Runs its arguments as a command from a child subreaper (Linux's PR_SET_CHILD_SUBREAPER, 36): the
-# processes the boot starts (wineserver, Wine's services) end orphaned, and are adopted and reaped here
-# rather than by an arbiter that adopts its engines' orphans; it exits once every one of them has ended.
-_REAPING_RUNNER = """
-import ctypes, os, subprocess, sys
-try:
-    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
-except (OSError, AttributeError):
-    pass
-try:
-    code = subprocess.call(sys.argv[1:])
-except OSError as error:
-    print(f"cannot run {sys.argv[1]}: {error}", file=sys.stderr)
-    code = 127
-while True:
-    try:
-        os.wait()
-    except ChildProcessError:
-        break
-sys.exit(code)
-"""
+# The boot runs under a helper that is a subreaper of its own (``run_reaping``): the processes the boot
+# starts (wineserver, Wine's services) end orphaned, and are adopted and reaped there rather than by an
+# arbiter that adopts its engines' orphans; the helper exits once every one of them has ended.
+_REAPING_RUNNER = (
+    "import sys; from arbiter.engines.process_group import run_reaping; sys.exit(run_reaping(sys.argv[1:]))"
+)
 
 
 def end_prefix(wineserver: list[str], prefix: Path, env: Mapping[str, str]) -> None:
