@@ -10,6 +10,7 @@ from pathlib import Path
 
 import typer
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.store import StoreError
 from arbiter.store.database import damage_report
 
@@ -25,7 +26,7 @@ def check_command(
         problems = damage_report(database)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(store_error_status(exc)) from None
     if not problems:
         typer.echo(f"{database}: sound (SQLite integrity_check: ok)")
         return

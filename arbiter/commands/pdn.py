@@ -20,6 +20,7 @@ from pathlib import Path
 
 import typer
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
 from arbiter.publishing.pdn_export import export_tournament
@@ -157,7 +158,7 @@ def export_command(
             exported = export_tournament(store, tournament)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(store_error_status(exc)) from None
     text = "".join(exported.texts)
     if out is None:
         try:
@@ -197,7 +198,8 @@ def import_command(
     """Store every readable game of FILE in the database as a tournament of format `imported`.
 
     Games with faults are skipped and listed; the others are stored. Importing the same file again
-    stores nothing twice. The exit status is 1 when any game was skipped, 2 when nothing could be done.
+    stores nothing twice. The exit status is 1 when any game was skipped (or the database is damaged or
+    cannot be written), 2 when the file or the database given is not one this command reads.
     """
     _check_variant(variant)
     if not file.is_file():
@@ -210,9 +212,12 @@ def import_command(
     try:
         with TournamentStore.open(database) as store:
             report = import_pdn(store, file, name, ReadOptions(default_variant=variant))
-    except (PdnError, StoreError, ImportRefused) as exc:
+    except (PdnError, ImportRefused) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    except StoreError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(store_error_status(exc)) from None
     for line in report.skipped:
         typer.echo(line)
     typer.echo(report.summary())

@@ -11,6 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import signed
 from arbiter.commands.standings import output_console
 from arbiter.engines.params import EngineIdentity
@@ -47,7 +48,7 @@ def ratings_command(
         rated = fit_ratings(collected.games, anchor=anchor, anchor_rating=anchor_rating, prior=prior)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(store_error_status(exc)) from None
     except RatingError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.store import StoreError
 
 
@@ -30,7 +31,7 @@ def report_command(
         built = site.refresh(full=full)
     except StoreError as error:
         typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(store_error_status(error)) from None
     except (SiteError, OSError) as error:
         typer.echo(f"error: cannot write the site into {out}: {error}", err=True)
         raise typer.Exit(1) from None

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from arbiter.commands.engine_spec import EngineSpec, command_line_engines, is_spec_word
+from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras, finished_event, logs_dir
 from arbiter.commands.sprt_view import sprt_line
@@ -415,7 +416,7 @@ def _execute(
             RunStore.open(config.database, create=False).close()
         except StoreError as exc:
             typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(store_error_status(exc)) from None
     finished = _said_finished(console, runner, config)
     if config.scheduler is None and not finished:
         crowded = crowding_warning(config.concurrency, available_cpus())
@@ -428,7 +429,7 @@ def _execute(
         lock.acquire()
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(store_error_status(exc)) from None
     with store, lock:
         view = LiveView(store, console)
         first = engines[0].name if config.format == "match" else None

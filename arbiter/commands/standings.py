@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import estimate_text, signed, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
@@ -59,7 +60,7 @@ def standings_command(
             others = len(store.tournaments()) - 1
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(store_error_status(exc)) from None
     console.print(heading(result.tournament, result))
     if tournament is None and others:
         console.print(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import estimate_text
 from arbiter.store import StoreError
 from arbiter.tournament.config import TournamentConfig
@@ -69,7 +70,7 @@ def sprt_command(
             player = None
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(store_error_status(exc)) from None
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -78,7 +78,9 @@ def test_a_read_only_database_is_read_by_every_reading_command_and_run_says_it_i
         assert report.code == 0, report.err
         assert (tmp_path / "site" / "index.html").is_file()
         assert_refused(
-            arbiter("run", "stored.toml", cwd=tmp_path), "archive/event.sqlite: the database is read-only"
+            arbiter("run", "stored.toml", cwd=tmp_path),
+            "archive/event.sqlite: the database is read-only",
+            code=1,
         )
         assert sorted(path.name for path in folder.iterdir()) == present, "nothing was made beside it"
     assert stored_rows(database) == before
@@ -125,7 +127,7 @@ def test_a_damaged_database_is_refused_by_every_command_and_db_check_lists_the_d
         if command[0] == "pdn" and command[1] == "import":
             write_random_games(tmp_path / "more.pdn", 2, seed=7)
         ran = arbiter(*command, cwd=tmp_path)
-        assert_refused(ran, f"{database}: the database is damaged", f"arbiter db check {database}")
+        assert_refused(ran, f"{database}: the database is damaged", f"arbiter db check {database}", code=1)
     check = arbiter("db", "check", database, cwd=tmp_path)
     assert check.code == 1
     assert "Traceback" not in check.out + check.err
@@ -145,7 +147,7 @@ def test_a_run_on_a_damaged_database_is_refused_before_any_game(tmp_path: Path, 
         raw.seek(size - 4096)
         raw.write(b"\xa5" * 3000)
     ran = arbiter("run", "stored.toml", cwd=tmp_path)
-    assert_refused(ran, "event.sqlite", "damaged")
+    assert_refused(ran, "event.sqlite", "damaged", code=1)
 
 
 # --- a full disk ----------------------------------------------------------------------------------
@@ -304,7 +306,8 @@ def test_a_stored_value_arbiter_never_writes_is_refused_naming_the_game_and_ply(
     database, game_id, ply = third_move_edited(stored_event, tmp_path, "side", "purple")
     before = stored_rows(database)
     for command in reading_commands(database, tmp_path):
-        assert_refused(arbiter(*command, cwd=tmp_path), f"(id {game_id}), ply {ply}: ", "side", "'purple'")
+        refused = arbiter(*command, cwd=tmp_path)
+        assert_refused(refused, f"(id {game_id}), ply {ply}: ", "side", "'purple'", code=1)
     assert stored_rows(database) == before
 
 

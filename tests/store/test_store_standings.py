@@ -149,17 +149,17 @@ def test_the_standings_command_lists_and_chooses_tournaments(tmp_path: Path) -> 
 def test_the_standings_command_says_what_is_wrong_with_the_database(tmp_path: Path) -> None:
     runner = CliRunner()
     missing = runner.invoke(app, ["standings", str(tmp_path / "nothing.db")])
-    assert missing.exit_code == 1
+    assert missing.exit_code == 2
     assert "no such tournament database" in missing.output
     assert not (tmp_path / "nothing.db").exists()
     text_file = tmp_path / "notes.txt"
     text_file.write_text("hello\n", encoding="utf-8")
     wrong = runner.invoke(app, ["standings", str(text_file)])
-    assert wrong.exit_code == 1 and "not an arbiter database" in wrong.output
+    assert wrong.exit_code == 2 and "not an arbiter database" in wrong.output
     path = tmp_path / "t.db"
     store_results(path)
     unknown = runner.invoke(app, ["standings", str(path), "-t", "Winter"])
-    assert unknown.exit_code == 1 and "no tournament 'Winter'" in unknown.output
+    assert unknown.exit_code == 2 and "no tournament 'Winter'" in unknown.output
     scheme = runner.invoke(app, ["standings", str(path), "--scoring", "3-1-0"])
     assert scheme.exit_code == 2 and "unknown scoring scheme" in scheme.output
 

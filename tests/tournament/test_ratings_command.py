@@ -122,7 +122,7 @@ def test_an_engine_that_won_everything_is_rated_with_a_prior_and_said_so(tmp_pat
     ("args", "code", "message"),
     [
         (["--anchor", "nobody"], 2, "the anchor 'nobody' played no game here"),
-        (["missing.sqlite"], 1, "missing.sqlite"),
+        (["missing.sqlite"], 2, "missing.sqlite"),
     ],
 )
 def test_bad_requests_are_told_without_a_traceback(

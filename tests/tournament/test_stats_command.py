@@ -117,7 +117,7 @@ def test_a_stored_match_is_read_with_its_own_sprt_settings(tmp_path: Path) -> No
 
 def test_a_database_that_is_not_a_match_or_not_there_is_an_error(tmp_path: Path) -> None:
     code, _, err = calculate(str(tmp_path / "missing.sqlite"))
-    assert code == 1
+    assert code == 2
     assert "missing.sqlite" in err
     code, _, err = calculate(str(tmp_path / "missing.sqlite"), "--wdl", "1,2,3")
     assert code == 2
