@@ -1,7 +1,7 @@
 """The exit statuses every command shares, so that a script can tell a wrong argument from a failure.
 
 - 0: done.
-- 1: the command ran into trouble with what it was given (an engine that would not start, a damaged
+- 1: the command ran into trouble on the way (an engine that would not start, a damaged
   or locked database, a file it could not write), or did part of its work (some games skipped, damage
   found). Everything stored before stays stored.
 - 2: what was given is wrong (a flag, a configuration, a file that is not what the command reads, a

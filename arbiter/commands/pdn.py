@@ -173,7 +173,7 @@ def export_command(
             write_atomic(out, text)
         except OSError as exc:
             typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(1) from None
     for problem in exported.problems:
         typer.echo(f"warning: {problem}; the moves from there are written as stored", err=True)
     info = exported.tournament
