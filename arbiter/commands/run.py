@@ -85,8 +85,9 @@ def run_command(
     """Play a whole event. Run it again on the same database to continue where it stopped.
 
     Exit status: 0 when the event is over; 1 when it could not go on (an engine that fails its check
-    before the games, games left whose engines could not be started, a database that refused a write);
-    2 for a configuration error (an engine's settings or variant included); 130 when stopped.
+    before the games, games left whose engines could not be started, a damaged, locked or read-only
+    database, one that refused a write); 2 for a configuration error (an engine's settings or variant
+    included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
         config, engines = load_tournament(tournament)
@@ -207,8 +208,9 @@ def match_command(
     -games N -repeat -concurrency N -openings file=... -pgnout F -draw ... -resign ... -sprt ...
 
     Exit status: 0 when the match is over; 1 when it could not go on (an engine that fails its check
-    before the games, games left whose engines could not be started, a database that refused a write);
-    2 for a configuration error (an engine's settings or variant included); 130 when stopped.
+    before the games, games left whose engines could not be started, a damaged, locked or read-only
+    database, one that refused a write); 2 for a configuration error (an engine's settings or variant
+    included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
