@@ -20,7 +20,7 @@ SPELLINGS: dict[str, str] = {
     "-concurrency N": "--concurrency N",
     "-force-concurrency": "--force-concurrency (fastchess: more games at a time than CPUs, no warning)",
     "-openings": "--openings FILE --order O --plies N --opening-start N (file= format= order= plies= start=)",
-    "-pgnout FILE / -pdnout FILE": "--pdn-out FILE",
+    "-pgnout FILE / -pdnout FILE": "--pdn-out FILE (fastchess: -pgnout file=FILE ...; every game whole)",
     "-draw": "--adjudicate-draw (movenumber= movecount= score=, score in centi-men)",
     "-resign": "--adjudicate-win (movecount= score=, score in centi-men)",
     "-sprt": "--sprt 'elo0= elo1= alpha= beta='",
@@ -44,10 +44,13 @@ _VALUED = {
     "-variant": "--variant",
     "-event": "--name",
     "-srand": "--seed",
-    "-pgnout": "--pdn-out",
-    "-pdnout": "--pdn-out",
 }
 _FLAGS = {"-recover": "--recover", "-debug": "--debug", "-force-concurrency": "--force-concurrency"}
+# fastchess's `-pgnout file=F` settings besides the file: what its PGN shows of each move.
+_FASTCHESS_PGN_KEYS = (
+    "file", "notation", "append", "nodes", "seldepth", "nps", "hashfull", "tbhits", "pv", "timeleft",
+    "latency", "min", "match_line",
+)  # fmt: skip
 _OPENING_FORMATS = ("pgn", "pdn", "epd", "fen", "txt")
 
 
@@ -62,11 +65,12 @@ def translate(args: list[str]) -> list[str]:
     while i < len(args):
         arg = args[i]
         i += 1
-        if arg in _VALUED:
+        if arg in ("-pgnout", "-pdnout"):
+            path, i = _game_file(args, i, arg)
+            out += ["--pdn-out", path]
+        elif arg in _VALUED:
             value, i = _value(args, i, arg)
             out += [_VALUED[arg], value]
-            if arg in ("-pgnout", "-pdnout"):
-                i = _skip_words(args, i)  # cutechess's `min` / `fi` modifiers: every game is written
         elif arg in _FLAGS:
             out.append(_FLAGS[arg])
         elif arg in ("-engine", "-each"):
@@ -93,11 +97,47 @@ def translate(args: list[str]) -> list[str]:
         else:
             handler = _KEYED.get(arg)
             if handler is None:
+                if _is_foreign_option(arg) and not _may_be_value(args, i - 1):
+                    raise CutechessArgsError(
+                        f"{arg}: not an option of `arbiter match`. Its own options take two dashes "
+                        f"(--db, --tc, ...: see `arbiter match --help`); the cutechess-cli and fastchess "
+                        f"options it reads are {', '.join(_READ)}"
+                    )
                 out.append(arg)
                 continue
             words, i = _settings(args, i)
             out += handler(_pairs(arg, words))
     return out
+
+
+def _is_foreign_option(arg: str) -> bool:
+    """A single-dash word of letters such as ``-output`` or ``-db``: an option of another tool, or one
+    of ours given one dash. (Short options with a value attached, ``-c2``, are left to Typer.)"""
+    name = arg[1:]
+    return arg.startswith("-") and len(name) >= 2 and name[0].isalpha() and name.replace("-", "").isalpha()
+
+
+def _may_be_value(args: list[str], at: int) -> bool:
+    """Whether ``args[at]`` may be the value of the long option before it (``--name -x-``)."""
+    before = args[at - 1] if at > 0 else ""
+    return before.startswith("--") and "=" not in before
+
+
+def _game_file(args: list[str], i: int, option: str) -> tuple[str, int]:
+    """The file of ``-pgnout``: cutechess's ``-pgnout FILE [min] [fi]`` or fastchess's ``-pgnout
+    file=FILE [notation=san nodes=true ...]``. Their modifiers choose what a chess PGN shows of each
+    move; the PDN written holds every game whole, with the arbiter's own comments."""
+    if i < len(args) and args[i].startswith("file="):
+        words, i = _settings(args, i)
+        pairs = _pairs(option, words)
+        _known(option, pairs, _FASTCHESS_PGN_KEYS)
+        if not pairs["file"]:
+            raise CutechessArgsError(f"{option} file= needs a file name")
+        return pairs["file"], i
+    path, i = _value(args, i, option)
+    while i < len(args) and args[i] in ("min", "fi"):
+        i += 1
+    return path, i
 
 
 def _value(args: list[str], i: int, option: str) -> tuple[str, int]:
@@ -113,12 +153,6 @@ def _settings(args: list[str], i: int) -> tuple[list[str], int]:
         words.append(args[i])
         i += 1
     return words, i
-
-
-def _skip_words(args: list[str], i: int) -> int:
-    while i < len(args) and args[i] in ("min", "fi"):
-        i += 1
-    return i
 
 
 def _quoted(word: str) -> str:
@@ -201,6 +235,11 @@ _KEYED: dict[str, Callable[[dict[str, str]], list[str]]] = {
     "-resign": _resign,
     "-sprt": _sprt,
 }
+# Every cutechess-cli/fastchess option `translate` reads, for the message naming one it does not.
+_READ = (
+    "-engine", "-each", "-repeat", "-pgnout", "-pdnout", "-log", "-maxmoves", "-tournament",
+    *_VALUED, *_FLAGS, *_KEYED,
+)  # fmt: skip
 
 
 def translate_command_line(argv: list[str]) -> list[str]:

@@ -44,7 +44,7 @@ from arbiter.tournament.config import (
     error_location,
     load_tournament,
 )
-from arbiter.tournament.openings import OpeningError
+from arbiter.tournament.openings import DECK_NAMES, OpeningError
 from arbiter.tournament.stats import SprtSettings, parse_sprt
 from arbiter.tournament.stored_standings import stored_standings
 
@@ -324,7 +324,16 @@ def _openings(
     spec: dict[str, object] = {"seed": seed}
     if start != 1:
         spec["start"] = start
-    spec["file" if Path(text).exists() else "deck"] = text
+    if Path(text).exists():
+        spec["file"] = text
+    elif text.strip().lower() in DECK_NAMES:
+        spec["deck"] = text
+    else:
+        # Not a deck: most likely a file name mistyped, or one relative to another folder.
+        raise ValueError(
+            f"--openings {text}: no such file (from {Path.cwd()}), and no deck of that name "
+            f"(decks: {', '.join(DECK_NAMES)})"
+        )
     if plies is not None:
         spec["plies"] = plies
     if order is not None:  # otherwise the deck's own order: sequential, or a ballot rule's

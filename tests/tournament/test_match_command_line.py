@@ -59,6 +59,13 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         (["-draw", "movecount=3", "colour=white"], "unknown setting colour="),
         (["-repeat", "4"], "repeated twice"),
         (["-engine"], "-engine needs key=value settings"),
+        (["-pgnout", "file=games.pgn", "colour=white"], "unknown setting colour="),
+        (["-pgnout", "file="], "-pgnout file= needs a file name"),
+        # Options of the chess harnesses it does not read, and its own given one dash, are named; Typer
+        # would only say "No such option: -o".
+        (["-engine", "cmd=a", "-output", "format=cutechess"], "-output: not an option of `arbiter match`"),
+        (["-noswap"], "-noswap: not an option"),
+        (["-db", "m.sqlite"], "-db: not an option of `arbiter match`. Its own options take two dashes"),
     ],
 )
 def test_cutechess_spellings_that_cannot_be_followed_are_refused_by_name(
@@ -66,6 +73,17 @@ def test_cutechess_spellings_that_cannot_be_followed_are_refused_by_name(
 ) -> None:
     with pytest.raises(CutechessArgsError, match=message):
         translate(args)
+
+
+def test_fastchess_pgnout_names_its_file_with_file_and_its_move_details_are_left_to_the_pdn() -> None:
+    args = ["-pgnout", "file=games.pgn", "notation=san", "nodes=true", "min=true", "-rounds", "2"]
+    assert translate(args) == ["--pdn-out", "games.pgn", "--rounds", "2"]
+    assert translate(["-pdnout", "file=g.pdn"]) == ["--pdn-out", "g.pdn"]
+
+
+def test_words_that_only_look_like_foreign_options_pass_through_to_typer() -> None:
+    # A value of one of the arbiter's own options, and a short option with its value attached.
+    assert translate(["--name", "-odd-", "-c2", "-n", "4"]) == ["--name", "-odd-", "-c2", "-n", "4"]
 
 
 def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -> None:
@@ -101,6 +119,18 @@ def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -
     assert draw == (5, 5, 60)
     assert (adjudication["win_score"], adjudication["win_moves"]) == (900, 3)
     assert (tmp_path / "out.pdn").read_text().count("[Event ") == 4
+    # fastchess's spelling of the same file (`-pgnout file=F notation=san`): the file F, not `file=F`.
+    again = arbiter(
+        "match", "-engine", "cmd=alphabeta", "name=AB", "-engine", "cmd=greedy", "-each", "tc=depth=1",
+        "-rounds", "2", "-games", "2", "-repeat", "-concurrency", "2",
+        "-openings", f"file={OPENINGS_PDN}", "format=pdn", "order=sequential", "plies=2", "start=2",
+        "-pgnout", "file=fast.pdn", "notation=san", "-draw", "movenumber=30", "movecount=5", "score=5",
+        "-resign", "movecount=3", "score=900", "-ratinginterval", "2", "-recover", "-event", "Cute",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert (tmp_path / "fast.pdn").read_text().count("[Event ") == 4
+    assert not (tmp_path / "file=fast.pdn").exists()
     # Progress every second game: the running score of the first engine, its Elo, the games left.
     progress = [line for line in result.stdout.splitlines() if line.startswith("done ")]
     assert len(progress) == 2 and progress[0].startswith("done 2/4, left 2, AB +")
@@ -116,6 +146,18 @@ def test_a_mistyped_engine_stops_the_match_before_anything_is_stored_and_the_cor
     right = arbiter("match", "random", "alphabeta", "--tc", "depth=1", "--games", "2", cwd=tmp_path)
     assert right.returncode == 0, right.stdout + right.stderr
     assert "finished: 2/2 games" in right.stdout
+
+
+def test_openings_that_are_neither_a_file_nor_a_deck_are_named_before_anything_is_stored(
+    tmp_path: Path,
+) -> None:
+    wrong = arbiter("match", "random", "greedy", "--openings", "ballots.pdn", "--tc", "depth=1", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert f"--openings ballots.pdn: no such file (from {tmp_path})" in wrong.stderr
+    assert "no deck of that name (decks: acf-144, acf-156" in wrong.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+    deck = arbiter("match", "random", "greedy", "--openings", "ACF-156", "--tc", "depth=1", cwd=tmp_path)
+    assert deck.returncode == 0, deck.stdout + deck.stderr
 
 
 def test_repeating_a_finished_match_says_it_is_finished_shows_its_result_and_how_to_start_a_new_one(
