@@ -42,7 +42,8 @@ SPEC_KEYS: dict[str, str] = {
     "variant.ID": "the engine's own name for the arbiter's variant ID (variant.international=normal)",
     "score": "the unit of the engine's scores: men, centi-men or milli-men",
     "debug": "true: log every line sent to and read from this engine",
-    "tc": "the engine's own time control (-each tc= gives one to all)",
+    "tc": "the engine's own time control (-each tc= gives one to all); as in cutechess-cli, 1:30+1 is "
+    "90 s and 1 s a move",
     "st": "seconds per move: the time control st=N",
     "depth": "a fixed depth: the time control depth=N",
     "nodes": "a fixed node count: the time control nodes=N",
@@ -226,15 +227,44 @@ def default_engine_name(command: list[str]) -> str:
 def _time_control(fields: dict[str, list[str]]) -> str | None:
     """The time control the tc=, st=, depth=, nodes= and timemargin= settings give, if any."""
     text = _one(fields, "tc")
+    limit = None
     for key in ("st", "depth", "nodes"):
         if (value := _one(fields, key)) is not None:
-            text = f"{key}={value}"
+            limit = text = f"{key}={value}"
+    if text is not None and limit is None:
+        text = _cutechess_clock(text)
     margin = _one(fields, "timemargin")
     if margin is not None and text is not None:
         try:
             text += f" margin={float(margin) / 1000:g}"
         except ValueError:
             raise EngineSpecError(f"timemargin={margin!r} is not a number of milliseconds") from None
+    return text
+
+
+# cutechess-cli's and fastchess's clock, MOVES/TIME+INCREMENT with TIME in seconds or MINUTES:SECONDS. The
+# arbiter's own time controls separate stages with a colon (PGN's TimeControl): `40/4:30` would be two.
+_CUTECHESS_CLOCK = re.compile(
+    r"(?:(?P<moves>\d+)/)?(?P<minutes>\d+):(?P<seconds>[0-5]?\d(?:\.\d+)?)(?P<increment>\+\d+(?:\.\d+)?)?"
+)
+
+
+def _cutechess_clock(text: str) -> str:
+    """An engine's ``tc=`` as the arbiter's time control: as cutechess-cli reads it, ``1:30+1`` is 90
+    seconds and 1 a move, ``40/4:00`` 40 moves in 240 seconds, ``0/60`` the whole game in 60 seconds."""
+    if text == "inf":
+        raise EngineSpecError(
+            "tc=inf: an engine with no clock needs a limit of its own: depth=N or nodes=N "
+            "(or st=S, a time a move)"
+        )
+    found = _CUTECHESS_CLOCK.fullmatch(text)
+    if found is not None:
+        seconds = 60 * int(found["minutes"]) + float(found["seconds"])
+        moves = found["moves"]
+        text = f"{moves}/{seconds:g}" if moves not in (None, "0") else f"{seconds:g}"
+        text += found["increment"] or ""
+    elif text.startswith("0/"):
+        text = text[2:]  # cutechess's 0 moves: the whole game
     return text
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate, translate_command_line
+from arbiter.commands.engine_spec import EngineSpecError, command_line_engines
 from arbiter.store import TournamentStore
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
@@ -86,6 +87,31 @@ def test_words_that_only_look_like_foreign_options_pass_through_to_typer() -> No
     assert translate(["--name", "-odd-", "-c2", "-n", "4"]) == ["--name", "-odd-", "-c2", "-n", "4"]
 
 
+@pytest.mark.parametrize(
+    ("given", "clock"),
+    [
+        ("1:30+1", "90+1"),  # cutechess-cli's MINUTES:SECONDS
+        ("40/4:00", "40/240"),
+        ("40/0:30.5+0.1", "40/30.5+0.1"),
+        ("0/60+0.5", "60+0.5"),  # 0 moves: the whole game
+        ("0/1:00", "60"),
+        ("40/60+0.6", "40/60+0.6"),
+        ("50/7200:25/3600", "50/7200:25/3600"),  # two of the arbiter's stages: no minutes there
+        ("st=0.2", "st=0.2"),
+    ],
+)
+def test_an_engine_s_tc_reads_cutechess_minutes_and_seconds(given: str, clock: str) -> None:
+    (spec, _) = command_line_engines([f"cmd=random tc={given}", "greedy"])
+    assert spec.time_control == clock
+
+
+def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> None:
+    (spec, _) = command_line_engines(["cmd=random tc=inf depth=3", "greedy"])
+    assert spec.time_control == "depth=3"
+    with pytest.raises(EngineSpecError, match="tc=inf: an engine with no clock needs a limit of its own"):
+        command_line_engines(["cmd=random tc=inf", "greedy"])
+
+
 def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -> None:
     result = arbiter(
         "match",
@@ -130,6 +156,15 @@ def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -
     )  # fmt: skip
     assert again.returncode == 0, again.stdout + again.stderr
     assert (tmp_path / "fast.pdn").read_text().count("[Event ") == 4
+    # cutechess's minutes and seconds: a game under 0:03+0.05 is a game under 3 s and 0.05 s a move.
+    clocked = arbiter(
+        "match", "-engine", "cmd=random", "-engine", "cmd=greedy", "-each", "tc=0:03+0.05", "-games", "1",
+        "-maxmoves", "5", "--db", "clocked.sqlite", cwd=tmp_path,
+    )  # fmt: skip
+    assert clocked.returncode == 0, clocked.stdout + clocked.stderr
+    with TournamentStore.open(tmp_path / "clocked.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        assert info.config()["time_control"] == "3+0.05"
     assert not (tmp_path / "file=fast.pdn").exists()
     # Progress every second game: the running score of the first engine, its Elo, the games left.
     progress = [line for line in result.stdout.splitlines() if line.startswith("done ")]
