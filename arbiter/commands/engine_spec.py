@@ -33,6 +33,7 @@ from arbiter.tournament.config import BUNDLED_SCORE_UNIT
 SPEC_KEYS: dict[str, str] = {
     "cmd": "the program (or a bundled engine's name); a quoted value may hold its arguments too",
     "arg": "one more argument (repeat the key for more)",
+    "args": "the arguments in one value, split as a shell would (fastchess's args=)",
     "name": "the engine's name in the event (default: the program's)",
     "dir": "the working directory the engine is started in",
     "proto": "hub (the default) or dxp",
@@ -99,9 +100,9 @@ def parse_engine_spec(
         fields = _fields(words)
     elif is_spec_word(words[0]):
         odd = next(word for word in words if not is_spec_word(word))
-        raise EngineSpecError(
-            f"engine {' '.join(words)!r}: {odd!r} is not a key=value setting; keys: {', '.join(SPEC_KEYS)}"
-        )
+        key, equals, _ = odd.partition("=")
+        what = f"unknown setting {key}=" if equals else f"{odd!r} is not a key=value setting"
+        raise EngineSpecError(f"engine {' '.join(words)!r}: {what}; keys: {', '.join(SPEC_KEYS)}")
     else:
         fields = {"cmd": [shlex.join(words)]}
     return _build(fields, taken, variant_names or {}, debug)
@@ -153,6 +154,11 @@ def _build(
         if not command:
             raise EngineSpecError("an engine's cmd= is empty")
     command += fields.get("arg", [])
+    if (args := _one(fields, "args")) is not None:
+        try:
+            command += shlex.split(args)
+        except ValueError as error:
+            raise EngineSpecError(f"engine args={args!r}: {error}") from None
     name = _one(fields, "name") or bundled or default_engine_name(command)
     if taken is not None:
         base, number = name, 2

@@ -289,8 +289,8 @@ def _match_engines(
         merged: list[str | list[str]] = []
         for text in texts:
             words = _spec_words(text)
-            if not all(is_spec_word(word) for word in words):
-                words = [f"cmd={shlex.join(words)}"]
+            if words and not is_spec_word(words[0]):  # a command line (a settings word that is not one
+                words = [f"cmd={shlex.join(words)}"]  # of ours is refused by name when read below)
             own = {word.partition("=")[0] for word in words}
             merged.append(words + [w for w in each_words if w.partition("=")[0] not in own])
         return command_line_engines(merged, variant_names=variant_names, debug=debug)

@@ -66,7 +66,10 @@ def test_a_variant_name_on_the_command_line_reaches_the_engine(tmp_path: Path) -
 def test_an_engine_setting_that_is_not_known_is_refused_with_the_keys(tmp_path: Path) -> None:
     result = runner.invoke(app, ["play", "cmd=random hash=16", "random"])
     assert result.exit_code == 2
-    assert "'hash=16' is not a key=value setting; keys: cmd, arg, name, dir" in result.stderr
+    assert "unknown setting hash=; keys: cmd, arg, args, name, dir" in result.stderr
+    bare = runner.invoke(app, ["play", "cmd=random fast", "random"])
+    assert bare.exit_code == 2
+    assert "'fast' is not a key=value setting; keys: cmd, arg, args, name" in bare.stderr
 
 
 def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_the_command() -> None:

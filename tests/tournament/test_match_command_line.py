@@ -105,6 +105,21 @@ def test_an_engine_s_tc_reads_cutechess_minutes_and_seconds(given: str, clock: s
     assert spec.time_control == clock
 
 
+def test_fastchess_args_gives_the_engine_its_arguments_split_as_a_shell_would() -> None:
+    (spec, _) = command_line_engines(["cmd=./engine args='--hub --threads 2' arg=last", "greedy"])
+    assert spec.config.command == ["./engine", "last", "--hub", "--threads", "2"]
+
+
+def test_an_unknown_engine_setting_is_refused_with_each_too_not_taken_for_a_command(tmp_path: Path) -> None:
+    # With -each, the engine's words were once read as a command line: 'cannot start cmd=./e'.
+    result = arbiter(
+        "match", "-engine", "cmd=./e", "argz=1", "-engine", "cmd=greedy", "-each", "tc=depth=1", cwd=tmp_path
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "unknown setting argz=; keys: cmd, arg, args" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> None:
     (spec, _) = command_line_engines(["cmd=random tc=inf depth=3", "greedy"])
     assert spec.time_control == "depth=3"
