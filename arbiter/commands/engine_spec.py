@@ -28,6 +28,7 @@ from pydantic import ValidationError
 from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
+from arbiter.referee.timecontrol import from_cutechess
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT
 
 SPEC_KEYS: dict[str, str] = {
@@ -248,30 +249,14 @@ def _time_control(fields: dict[str, list[str]]) -> str | None:
     return text
 
 
-# cutechess-cli's and fastchess's clock, MOVES/TIME+INCREMENT with TIME in seconds or MINUTES:SECONDS. The
-# arbiter's own time controls separate stages with a colon (PGN's TimeControl): `40/4:30` would be two.
-_CUTECHESS_CLOCK = re.compile(
-    r"(?:(?P<moves>\d+)/)?(?P<minutes>\d+):(?P<seconds>[0-5]?\d(?:\.\d+)?)(?P<increment>\+\d+(?:\.\d+)?)?"
-)
-
-
 def _cutechess_clock(text: str) -> str:
-    """An engine's ``tc=`` as the arbiter's time control: as cutechess-cli reads it, ``1:30+1`` is 90
-    seconds and 1 a move, ``40/4:00`` 40 moves in 240 seconds, ``0/60`` the whole game in 60 seconds."""
+    """An engine's ``tc=`` read as cutechess-cli reads it (``1:30+1`` is 90 seconds and 1 a move)."""
     if text == "inf":
         raise EngineSpecError(
             "tc=inf: an engine with no clock needs a limit of its own: depth=N or nodes=N "
             "(or st=S, a time a move)"
         )
-    found = _CUTECHESS_CLOCK.fullmatch(text)
-    if found is not None:
-        seconds = 60 * int(found["minutes"]) + float(found["seconds"])
-        moves = found["moves"]
-        text = f"{moves}/{seconds:g}" if moves not in (None, "0") else f"{seconds:g}"
-        text += found["increment"] or ""
-    elif text.startswith("0/"):
-        text = text[2:]  # cutechess's 0 moves: the whole game
-    return text
+    return from_cutechess(text)
 
 
 def parse_variant_names(pairs: list[str]) -> dict[str, str]:

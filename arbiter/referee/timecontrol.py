@@ -302,6 +302,26 @@ _NUMBER_RE = re.compile(_NUMBER)
 _INTEGER_RE = re.compile(r"\d+")
 
 
+# cutechess-cli's and fastchess's clock is MOVES/TIME+INCREMENT with TIME in seconds or MINUTES:SECONDS,
+# and 0 moves for the whole game. Here a colon separates stages, as in PGN's TimeControl tag.
+_CUTECHESS_MINUTES = re.compile(
+    r"(?:(?P<moves>\d+)/)?(?P<minutes>\d+):(?P<seconds>[0-5]?\d(?:\.\d+)?)(?P<increment>\+\d+(?:\.\d+)?)?"
+)
+
+
+def from_cutechess(text: str) -> str:
+    """A clock written as cutechess-cli writes it, in this module's grammar: ``1:30+1`` is ``90+1``,
+    ``40/4:00`` is ``40/240``, ``0/60`` is ``60``; any other text is returned as it is."""
+    found = _CUTECHESS_MINUTES.fullmatch(text)
+    if found is not None:
+        seconds = 60 * int(found["minutes"]) + float(found["seconds"])
+        moves = found["moves"]
+        return (f"{moves}/{seconds:g}" if moves not in (None, "0") else f"{seconds:g}") + (
+            found["increment"] or ""
+        )
+    return text[2:] if text.startswith("0/") else text
+
+
 def parse_time_control(text: str) -> TimeControl:
     """Parse time-control text (see the module docstring); raise ``TimeControlError`` when malformed."""
     return _parsed(text)
@@ -374,7 +394,17 @@ def _parse_base(text: str, token: str) -> Base:
     except TimeControlError:
         raise
     except ValueError as error:
-        raise TimeControlError(text, str(error)) from None
+        raise TimeControlError(text, str(error) + _minutes_hint(token)) from None
+
+
+def _minutes_hint(token: str) -> str:
+    """For stages that fail and read as cutechess-cli's minutes and seconds: what to write instead."""
+    meant = from_cutechess(token)
+    if meant == token:
+        return ""
+    if ":" in token:
+        return f" (a colon separates stages here, as in PGN; for minutes and seconds give seconds: {meant})"
+    return f" (for the whole game give no move count: {meant})"
 
 
 def _number_value(text: str, key: str, value: str) -> float:

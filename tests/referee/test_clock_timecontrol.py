@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +21,7 @@ from arbiter.referee.timecontrol import (
     TimeControl,
     TimeControlError,
     TimeControlText,
+    from_cutechess,
     parse_time_control,
 )
 
@@ -252,3 +255,42 @@ def test_pydantic_field_reports_the_grammar_for_bad_text() -> None:
         _Settings.model_validate({"time_control": "40 moves in 2 hours"})
     assert "time_control" in str(caught.value)
     assert "STAGE   = [MOVES/]SECONDS[+INCREMENT]" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("cutechess", "ours"),
+    [
+        ("1:30+1", "90+1"),
+        ("40/4:00", "40/240"),
+        ("40/0:30.5+0.1", "40/30.5+0.1"),
+        ("0/60+0.5", "60+0.5"),
+        ("0/1:00", "60"),
+        ("40/60+0.6", "40/60+0.6"),
+        ("50/7200:25/3600", "50/7200:25/3600"),  # stages, not minutes: left as they are
+        ("depth=3", "depth=3"),
+    ],
+)
+def test_cutechess_minutes_and_seconds_and_zero_moves_become_seconds_and_no_move_count(
+    cutechess: str, ours: str
+) -> None:
+    assert from_cutechess(cutechess) == ours
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("40/1:00", "a colon separates stages here, as in PGN; for minutes and seconds give seconds: 40/60"),
+        ("1:00+1", "for minutes and seconds give seconds: 60+1"),
+        ("0/10+0.1", "for the whole game give no move count: 10+0.1"),
+    ],
+)
+def test_stages_that_fail_and_read_as_cutechess_text_say_what_to_write(text: str, hint: str) -> None:
+    with pytest.raises(TimeControlError, match=re.escape(hint)):
+        parse_time_control(text)
+
+
+def test_a_colon_between_valid_stages_stays_a_second_stage() -> None:
+    control = parse_time_control("40/4:30+1")
+    assert control.base == ClockStages(
+        (Stage(moves=40, seconds=4.0), Stage(moves=None, seconds=30.0, increment=1.0))
+    )
