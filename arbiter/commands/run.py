@@ -125,7 +125,7 @@ def match_command(
     openings: str | None = typer.Option(
         None,
         "--openings",
-        help="An ACF deck (acf-144, acf-156, acf-174, pro-checkers), an openings file, or a .pdn file.",
+        help=f"A deck ({', '.join(DECK_NAMES)}), an openings file, or a .pdn file.",
     ),
     plies: int | None = typer.Option(
         None,
