@@ -14,7 +14,13 @@ from rich.console import Console
 from arbiter.commands.engine_spec import EngineSpec, command_line_engines, is_spec_word
 from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.live_view import LiveView
-from arbiter.commands.run_extras import ExtrasObserver, RunExtras, finished_event, logs_dir
+from arbiter.commands.run_extras import (
+    ExtrasObserver,
+    RunExtras,
+    finished_event,
+    logs_dir,
+    unwritable_outputs,
+)
 from arbiter.commands.sprt_view import sprt_line
 from arbiter.commands.standings import (
     crosstable_table,
@@ -324,6 +330,8 @@ def _openings(
     spec: dict[str, object] = {"seed": seed}
     if start != 1:
         spec["start"] = start
+    if not text.strip():
+        raise ValueError(f"--openings is empty; give a file or a deck ({', '.join(DECK_NAMES)})")
     if Path(text).exists():
         spec["file"] = text
     elif text.strip().lower() in DECK_NAMES:
@@ -354,6 +362,8 @@ _MATCH_OPTIONS = {
     "plies": "--plies",
     "order": "--order",
     "concurrency": "--concurrency",
+    "database": "--db",
+    "report": "--report",
     "start": "--opening-start",
     "draw_score": "--adjudicate-draw",
     "draw_moves": "--adjudicate-draw",
@@ -419,6 +429,10 @@ def _execute(
         except SiteError as exc:
             typer.echo(f"error: report folder: {exc}", err=True)
             raise typer.Exit(2) from None
+    unwritable = unwritable_outputs(extras)
+    if unwritable:
+        typer.echo("\n".join(f"error: {problem}" for problem in unwritable), err=True)
+        raise typer.Exit(2)
     lock = RunLock(config.database)
     checked = config.database.exists()
     if checked:

@@ -198,6 +198,14 @@ class TournamentConfig(BaseModel):
         parse_time_control(value)
         return value
 
+    @field_validator("database")
+    @classmethod
+    def _names_a_file(cls, value: Path) -> Path:
+        # `/`, `.` and an empty text name no file: its lock and logs are named after the file.
+        if not value.name:
+            raise ValueError(f"{str(value)!r} names no file; give the database's file, such as match.sqlite")
+        return value
+
     @model_validator(mode="after")
     def _engine_time_controls(self) -> TournamentConfig:
         names = {engine.name for engine in self.engines}

@@ -68,3 +68,16 @@ def test_a_run_whose_database_is_not_an_arbiter_database_starts_no_engine(tmp_pa
     assert_refused(ran, "event.sqlite: not an arbiter database", code=WRONG_INPUT)
     assert (tmp_path / "event.sqlite").read_text(encoding="utf-8") == "notes\n"
     assert not (tmp_path / "event-logs").exists(), "no engine was started"
+
+
+@pytest.mark.parametrize("given", ["/", "", "."])
+def test_a_database_path_that_names_no_file_is_refused_before_anything_is_made(
+    tmp_path: Path, given: str
+) -> None:
+    ran = arbiter("match", "random", "greedy", "--tc", "depth=1", "--db", given, cwd=tmp_path)
+    assert_refused(ran, "--db: ", "names no file; give the database's file, such as match.sqlite", code=2)
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "event.toml").write_text(QUICK_EVENT.replace('"event.sqlite"', repr(given).replace("'", '"')))
+    ran = arbiter("run", "event.toml", cwd=tmp_path)
+    assert_refused(ran, "event.toml:", "database: ", "names no file", code=2)
+    assert [path.name for path in tmp_path.iterdir()] == ["event.toml"]

@@ -207,6 +207,35 @@ def test_openings_that_are_neither_a_file_nor_a_deck_are_named_before_anything_i
     assert deck.returncode == 0, deck.stdout + deck.stderr
 
 
+def test_output_files_that_cannot_be_written_are_refused_before_the_first_game(tmp_path: Path) -> None:
+    (tmp_path / "a folder").mkdir()
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder\n")
+    result = arbiter(
+        "match", "random", "greedy", "--tc", "depth=1", "--games", "1",
+        "--pdn-out", str(blocked / "games.pdn"), "--json", "a folder", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert f"error: --pdn-out {blocked / 'games.pdn'}: {blocked} is a file, not a folder" in result.stderr
+    assert "error: --json a folder: a folder, not a file" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a file", "a folder"], "no database, no logs"
+    # Folders that do not exist yet are made, as writing the files does.
+    fine = arbiter(
+        "match", "random", "greedy", "--tc", "depth=1", "--games", "1", "--max-plies", "10",
+        "--pdn-out", "out/games.pdn", "--json", "out/games.json", cwd=tmp_path,
+    )  # fmt: skip
+    assert fine.returncode == 0, fine.stdout + fine.stderr
+    assert (tmp_path / "out" / "games.pdn").is_file() and (tmp_path / "out" / "games.json").is_file()
+    assert [path.name for path in (tmp_path / "out").iterdir() if path.name.startswith(".")] == []
+
+
+def test_empty_openings_are_refused_by_name(tmp_path: Path) -> None:
+    result = arbiter("match", "random", "greedy", "--openings", "", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "--openings is empty; give a file or a deck (acf-144" in result.stderr
+
+
 def test_repeating_a_finished_match_says_it_is_finished_shows_its_result_and_how_to_start_a_new_one(
     tmp_path: Path,
 ) -> None:
