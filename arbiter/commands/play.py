@@ -20,6 +20,7 @@ import typer
 from pydantic import ValidationError
 
 from arbiter.commands.engine_spec import command_line_engines
+from arbiter.commands.output_files import why_unwritable
 from arbiter.engines import CommLog, EngineConfigError
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
@@ -233,6 +234,9 @@ def play_command(
     except (TimeControlError, GameSetupError, ValidationError, ValueError) as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
+    if pdn is not None and (why := why_unwritable(pdn)) is not None:
+        typer.echo(f"error: --pdn {pdn}: {why}", err=True)  # said before the game, not after it
+        raise typer.Exit(2)
     # The side to move in the start position is the one that moves first in this game.
     white, black = (first, second) if start.turn is Color.WHITE else (second, first)
     if own:

@@ -26,14 +26,20 @@ def report_command(
     from arbiter.report import SiteError
     from arbiter.report.store_site import StoreSite
 
+    if out.exists() and not out.is_dir():
+        typer.echo(f"error: --out {out}: a file, not a folder (the site is a folder of pages)", err=True)
+        raise typer.Exit(2)
     site = StoreSite(database, out, tournament, workers=os.cpu_count() or 1, read_only=True)
     try:
         built = site.refresh(full=full)
     except StoreError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(store_error_status(error)) from None
-    except (SiteError, OSError) as error:
+    except SiteError as error:
         typer.echo(f"error: cannot write the site into {out}: {error}", err=True)
+        raise typer.Exit(1) from None
+    except OSError as error:
+        typer.echo(f"error: cannot write the site into {out}: {error.strerror or error}", err=True)
         raise typer.Exit(1) from None
     if site.schedule_note:
         typer.echo(f"warning: {database}: {site.schedule_note}; only the stored games are listed", err=True)

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from arbiter.commands.output_files import why_unwritable
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
@@ -42,34 +41,9 @@ def unwritable_outputs(extras: RunExtras) -> list[str]:
     found before the first game rather than at the end or at the first game's line."""
     problems = []
     for option, path in (("--pdn-out", extras.pdn_out), ("--json", extras.json_out)):
-        if path is not None and str(path) != "-" and (why := _unwritable(path)) is not None:
+        if path is not None and str(path) != "-" and (why := why_unwritable(path)) is not None:
             problems.append(f"{option} {path}: {why}")
     return problems
-
-
-def _unwritable(path: Path) -> str | None:
-    """Why ``path`` cannot be written (its folders made as needed, as writing it does), or None. An
-    existing file is opened for appending and closed, which changes nothing; otherwise a probe file is
-    made and removed beside it."""
-    if path.is_dir():
-        return "a folder, not a file"
-    above = path.parent
-    while not above.exists() and above != above.parent:
-        above = above.parent
-    if not above.is_dir():
-        return f"{above} is a file, not a folder"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            with path.open("ab"):
-                pass
-        else:
-            handle, probe = tempfile.mkstemp(prefix=".arbiter-probe.", suffix=".tmp", dir=path.parent)
-            os.close(handle)
-            os.unlink(probe)
-    except OSError as exc:
-        return f"cannot write there: {exc.strerror or exc}"
-    return None
 
 
 def logs_dir(database: Path) -> Path:

@@ -249,3 +249,12 @@ def test_optional_capture_for_a_losing_game_is_refused_with_the_reason() -> None
     assert result.exit_code != 0
     assert "option 'optional-capture' makes no sense for anti" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_pdn_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder\n")
+    result = runner.invoke(app, ["play", "-q", "random", "random", "--pdn", str(blocked / "game.pdn")])
+    assert result.exit_code == 2
+    assert f"error: --pdn {blocked / 'game.pdn'}: {blocked} is a file, not a folder" in result.stderr
+    assert "Result:" not in result.output, "no game was played"

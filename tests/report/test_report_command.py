@@ -103,3 +103,14 @@ def test_report_lists_stored_games_when_the_schedule_cannot_be_rebuilt(tmp_path:
     assert "not a tournament configuration" in result.stderr
     assert "2 of 2 games" in result.stdout
     assert crawl(tmp_path / "site").broken == []
+
+
+def test_report_into_a_file_says_the_site_is_a_folder_and_leaves_the_file(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    make_database(database, played=1)
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine\n", encoding="utf-8")
+    result = run_report(str(database), "--out", str(taken))
+    assert result.returncode == 2
+    assert f"error: --out {taken}: a file, not a folder" in result.stderr
+    assert taken.read_text(encoding="utf-8") == "mine\n"
