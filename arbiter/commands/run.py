@@ -47,7 +47,9 @@ from arbiter.tournament.config import (
     EngineEntry,
     Openings,
     TournamentConfig,
+    database_path,
     error_location,
+    given_path,
     load_tournament,
 )
 from arbiter.tournament.openings import DECK_NAMES, OpeningError
@@ -66,11 +68,11 @@ def run_command(
     tournament: Path = typer.Argument(
         ..., help="The tournament file (TOML); see data/sample_tournament.toml."
     ),
-    database: Path | None = typer.Option(
-        None, "--db", help="SQLite file to keep results in (default: the file's)."
+    database: str | None = typer.Option(
+        None, "--db", metavar="FILE", help="SQLite file to keep results in (default: the file's)."
     ),
-    report: Path | None = typer.Option(
-        None, "--report", help="Write the HTML site here and refresh it after every game."
+    report: str | None = typer.Option(
+        None, "--report", metavar="FOLDER", help="Write the HTML site here and refresh it after every game."
     ),
     concurrency: int | None = typer.Option(None, "--concurrency", "-c", min=1, help="Games at a time."),
     force_concurrency: bool = typer.Option(
@@ -101,10 +103,14 @@ def run_command(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     updates: dict[str, object] = {}
-    if database is not None:
-        updates["database"] = database
-    if report is not None:
-        updates["report"] = report
+    try:
+        if database is not None:
+            updates["database"] = database_path(database)
+        if report is not None:
+            updates["report"] = given_path("--report", report)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     if concurrency is not None:
         updates["concurrency"] = concurrency
     if scheduler is not None:
@@ -153,8 +159,12 @@ def match_command(
     force_concurrency: bool = typer.Option(
         False, "--force-concurrency", help=FORCE_CONCURRENCY_HELP, show_default=False
     ),
-    database: Path = typer.Option(Path("match.sqlite"), "--db", help="SQLite file to keep results in."),
-    report: Path | None = typer.Option(None, "--report", help="Write the HTML site here after every game."),
+    database: str = typer.Option(
+        "match.sqlite", "--db", metavar="FILE", help="SQLite file to keep results in."
+    ),
+    report: str | None = typer.Option(
+        None, "--report", metavar="FOLDER", help="Write the HTML site here after every game."
+    ),
     name: str | None = typer.Option(None, "--name", help="The event's name (default: 'A vs B')."),
     max_plies: int | None = typer.Option(
         None, "--max-plies", min=1, help="Adjudicate a draw at this length."
@@ -251,8 +261,8 @@ def match_command(
             "games_per_encounter": games,
             "openings": _openings(openings, plies, order, seed, opening_start),
             "concurrency": concurrency,
-            "database": database,
-            "report": report,
+            "database": database_path(database),
+            "report": None if report is None else given_path("--report", report),
             "adjudication": adjudication,
             "scheduler": scheduler,
             "engines": [EngineEntry.model_validate(e) for e in entries],

@@ -97,6 +97,11 @@ class Openings(BaseModel):
             return data
         return {**data, "order": rule.order.value}
 
+    @field_validator("file", mode="before")
+    @classmethod
+    def _file_given(cls, value: Any) -> Any:
+        return _not_blank_path(value)
+
     @field_validator("deck")
     @classmethod
     def _known_deck(cls, value: str | None) -> str | None:
@@ -198,13 +203,16 @@ class TournamentConfig(BaseModel):
         parse_time_control(value)
         return value
 
+    @field_validator("database", "report", "engines_file", mode="before")
+    @classmethod
+    def _path_given(cls, value: Any) -> Any:
+        # An empty text would be read as the folder the file is in: the site written among its files.
+        return _not_blank_path(value)
+
     @field_validator("database")
     @classmethod
     def _names_a_file(cls, value: Path) -> Path:
-        # `/`, `.` and an empty text name no file: its lock and logs are named after the file.
-        if not value.name:
-            raise ValueError(f"{str(value)!r} names no file; give the database's file, such as match.sqlite")
-        return value
+        return database_path(str(value), option="")
 
     @model_validator(mode="after")
     def _engine_time_controls(self) -> TournamentConfig:
@@ -306,6 +314,30 @@ class TournamentConfig(BaseModel):
                 f"{self.format}); an event holds at most {MAX_EVENT_GAMES:,}",
             )
         return self
+
+
+def _not_blank_path(value: Any) -> Any:
+    """A path setting as given, unless it is blank text, which Path would read as "." (this folder)."""
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("is empty: give a path")
+    return value
+
+
+def given_path(option: str, text: str) -> Path:
+    """A path from the command line; blank text (an unset shell variable) is refused, not read as "."."""
+    if not text.strip():
+        raise ValueError(f"{option} is empty: give a path")
+    return Path(text)
+
+
+def database_path(text: str, option: str = "--db") -> Path:
+    """The database file ``--db`` (or, with ``option`` empty, a file's setting) names. `/`, `.` and
+    blank text name no file (the run's lock and logs are named after the file)."""
+    path = given_path(option, text)
+    if not path.name:
+        named = f"{option} {text!r}" if option else repr(text)
+        raise ValueError(f"{named} names no file; give the database's file, such as match.sqlite")
+    return path
 
 
 def planned_game_count(format: str, engines: int, cycles: int, games_per_encounter: int) -> int:
@@ -416,7 +448,9 @@ def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | i
     for error in exc.errors():
         loc = prefix + error_location(error)
         key = ".".join(str(p) for p in loc) or "(top level)"
-        lines.append(f"{path}:{_line_of(text, loc)}: {key}: {error['msg']}")
+        # pydantic's "Value error, " before a validator's own words says nothing to the file's author.
+        message = str(error["msg"]).removeprefix("Value error, ")
+        lines.append(f"{path}:{_line_of(text, loc)}: {key}: {message}")
     return "\n".join(lines)
 
 

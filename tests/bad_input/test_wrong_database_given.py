@@ -70,14 +70,37 @@ def test_a_run_whose_database_is_not_an_arbiter_database_starts_no_engine(tmp_pa
     assert not (tmp_path / "event-logs").exists(), "no engine was started"
 
 
-@pytest.mark.parametrize("given", ["/", "", "."])
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("/", "--db '/' names no file; give the database's file, such as match.sqlite"),
+        (".", "--db '.' names no file"),
+        ("", "--db is empty: give a path"),  # an unset shell variable: not read as "."
+    ],
+)
 def test_a_database_path_that_names_no_file_is_refused_before_anything_is_made(
-    tmp_path: Path, given: str
+    tmp_path: Path, given: str, said: str
 ) -> None:
     ran = arbiter("match", "random", "greedy", "--tc", "depth=1", "--db", given, cwd=tmp_path)
-    assert_refused(ran, "--db: ", "names no file; give the database's file, such as match.sqlite", code=2)
+    assert_refused(ran, said, code=2)
     assert list(tmp_path.iterdir()) == []
-    (tmp_path / "event.toml").write_text(QUICK_EVENT.replace('"event.sqlite"', repr(given).replace("'", '"')))
-    ran = arbiter("run", "event.toml", cwd=tmp_path)
-    assert_refused(ran, "event.toml:", "database: ", "names no file", code=2)
+    (tmp_path / "event.toml").write_text(QUICK_EVENT, encoding="utf-8")
+    assert_refused(arbiter("run", "event.toml", "--db", given, cwd=tmp_path), said, code=2)
+    setting = QUICK_EVENT.replace('"event.sqlite"', repr(given).replace("'", '"'))
+    (tmp_path / "event.toml").write_text(setting, encoding="utf-8")
+    in_file = "database: is empty: give a path" if not given else said.removeprefix("--db ")
+    assert_refused(arbiter("run", "event.toml", cwd=tmp_path), "event.toml:", in_file, code=2)
     assert [path.name for path in tmp_path.iterdir()] == ["event.toml"]
+
+
+def test_an_empty_report_folder_is_refused_not_read_as_the_current_folder(tmp_path: Path) -> None:
+    ran = arbiter("match", "random", "greedy", "--tc", "depth=1", "--report", "", cwd=tmp_path)
+    assert_refused(ran, "--report is empty: give a path", code=2)
+    (tmp_path / "event.toml").write_text(QUICK_EVENT, encoding="utf-8")
+    assert_refused(arbiter("run", "event.toml", "--report", "", cwd=tmp_path), "--report is empty", code=2)
+    with_report = QUICK_EVENT.replace(
+        'database = "event.sqlite"\n', 'database = "event.sqlite"\nreport = ""\n'
+    )
+    (tmp_path / "event.toml").write_text(with_report, encoding="utf-8")
+    assert_refused(arbiter("run", "event.toml", cwd=tmp_path), "event.toml:", "report: is empty", code=2)
+    assert [path.name for path in tmp_path.iterdir()] == ["event.toml"], "no site among the files"

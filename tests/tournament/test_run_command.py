@@ -180,11 +180,11 @@ def test_bad_tournament_file_is_reported_with_its_line_and_nothing_runs(tmp_path
     [
         (
             '[openings]\ndeck = "acf-999"\n',
-            "event.toml:5: openings.deck: Value error, unknown deck 'acf-999'",
+            "event.toml:5: openings.deck: unknown deck 'acf-999'",
         ),
         (
             "repeat = true\ngames_per_encounter = 3\n",
-            "event.toml:5: games_per_encounter: Value error, repeat",
+            "event.toml:5: games_per_encounter: repeat",
         ),
     ],
     ids=["unknown-deck", "odd-repeat"],
