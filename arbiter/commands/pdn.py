@@ -21,6 +21,7 @@ from pathlib import Path
 import typer
 
 from arbiter.commands.exit_status import store_error_status
+from arbiter.commands.output_files import why_unwritable
 from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions
 from arbiter.notation.pdn_model import FaultKind, PdnGame
 from arbiter.publishing.pdn_export import export_tournament
@@ -153,6 +154,9 @@ def export_command(
     ),
 ) -> None:
     """Write every stored game of a tournament as PDN; unfinished games have the result `*`."""
+    if out is not None and (why := why_unwritable(out)) is not None:
+        typer.echo(f"error: --out {out}: {why}", err=True)
+        raise typer.Exit(2)
     try:
         with RunStore.open(database, read_only=True) as store:
             exported = export_tournament(store, tournament)

@@ -13,7 +13,9 @@ from arbiter.store import StoreError
 
 def report_command(
     database: Path = typer.Argument(..., help="The tournament database (SQLite file) to publish."),
-    out: Path = typer.Option(Path("site"), "--out", "-o", help="Folder to write the site into."),
+    folder: str = typer.Option(
+        "site", "--out", "-o", metavar="FOLDER", help="Folder to write the site into."
+    ),
     tournament: str | None = typer.Option(
         None, "--tournament", "-t", help="Tournament id or name (default: the latest in the database)."
     ),
@@ -26,6 +28,10 @@ def report_command(
     from arbiter.report import SiteError
     from arbiter.report.store_site import StoreSite
 
+    if not folder.strip():  # an unset shell variable: not the current folder, among whatever is there
+        typer.echo("error: --out is empty: give the site's folder", err=True)
+        raise typer.Exit(2)
+    out = Path(folder)
     if out.exists() and not out.is_dir():
         typer.echo(f"error: --out {out}: a file, not a folder (the site is a folder of pages)", err=True)
         raise typer.Exit(2)

@@ -193,17 +193,20 @@ def test_a_missing_file_or_database_is_an_error_with_exit_two_and_creates_nothin
     assert "no such tournament database" in run.stderr
 
 
-def test_an_export_that_cannot_be_written_is_trouble_with_exit_one(tmp_path: Path) -> None:
+def test_an_export_that_cannot_be_written_is_refused_before_the_database_is_read(tmp_path: Path) -> None:
     games = tmp_path / "games.pdn"
     games.write_text('[GameType "21"]\n1. 11-15 23-19 1-0\n', encoding="utf-8")
     stored = arbiter("pdn", "import", games, "--db", tmp_path / "games.sqlite")
     assert stored.returncode == 0, stored.stderr
     out = games / "out.pdn"  # inside a file, not a folder
     run = arbiter("pdn", "export", tmp_path / "games.sqlite", "--out", out)
-    assert run.returncode == 1
-    assert f"{out}: cannot write: Not a directory" in run.stderr
+    assert run.returncode == 2
+    assert f"error: --out {out}: {games} is a file, not a folder" in run.stderr
     assert "Traceback" not in run.stderr
     assert games.read_text(encoding="utf-8").startswith('[GameType "21"]')
+    empty = arbiter("pdn", "export", tmp_path / "games.sqlite", "--out", "")
+    assert empty.returncode == 2
+    assert "error: --out .: a folder, not a file" in empty.stderr
 
 
 # --- from a PDN game to a record -----------------------------------------------------------------------

@@ -114,3 +114,18 @@ def test_report_into_a_file_says_the_site_is_a_folder_and_leaves_the_file(tmp_pa
     assert result.returncode == 2
     assert f"error: --out {taken}: a file, not a folder" in result.stderr
     assert taken.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_report_into_an_empty_folder_name_is_refused_not_written_here(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    make_database(database, played=1)
+    result = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "report", str(database), "--out", ""],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert "error: --out is empty: give the site's folder" in result.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["event.sqlite"]
