@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
+from arbiter.engines.config import config_problems
 from arbiter.players import PLAYER_MODULES
 from arbiter.referee.timecontrol import from_cutechess
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT
@@ -209,11 +210,7 @@ def _build(
     try:
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in item['loc']) or 'engine'}: {item['msg']}"
-            for item in error.errors()
-        )
-        raise EngineSpecError(f"engine {name!r}: {problems}") from None
+        raise EngineSpecError(f"engine {name!r}: {config_problems(error)}") from None
     return EngineSpec(config, bundled, _time_control(fields))
 
 

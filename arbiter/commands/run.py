@@ -230,8 +230,12 @@ def match_command(
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
-        time_control = tc or next(
-            (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
+        time_control = (
+            tc
+            if tc is not None
+            else next(  # an empty --tc is refused, not defaulted
+                (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
+            )
         )
         # An engine's own tc= (cutechess -engine tc=) is its clock; the others play under the event's.
         own_controls = {

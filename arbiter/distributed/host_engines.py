@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from arbiter.distributed.orders import EngineOrder
 from arbiter.engines import EngineConfig
+from arbiter.engines.config import config_problems
 from arbiter.tournament.config import bundled_command
 
 OVERRIDES_VARIABLE = "ARBITER_WORKER_ENGINES"
@@ -71,8 +72,4 @@ def host_config(order: EngineOrder, overrides: dict[str, dict[str, Any]] | None 
         return EngineConfig.model_validate(config.model_dump() | update)
     except ValidationError as exc:
         where = host_overrides_file() or "the host engines file"
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in error['loc']) or 'entry'}: {error['msg']}"
-            for error in exc.errors()
-        )
-        raise HostEngineError(f"{where}: engine {config.name!r}: {problems}") from None
+        raise HostEngineError(f"{where}: engine {config.name!r}: {config_problems(exc, 'entry')}") from None

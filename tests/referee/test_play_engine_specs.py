@@ -98,3 +98,10 @@ def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -
     result = runner.invoke(app, [*args, "cmd=random tc=st=0.5", "greedy"])
     assert result.exit_code == 0, result.output + result.stderr
     assert "time control depth=1 (White), st=0.5 (Black)" in result.stdout  # random moves first: Black
+
+
+def test_an_engine_whose_settings_do_not_fit_together_is_told_in_the_validator_s_own_words() -> None:
+    result = runner.invoke(app, ["play", "cmd=./engine proto=dxp port=27531 option.hash=16", "random"])
+    assert result.exit_code == 2
+    assert "engine 'engine': engine: DXP has no parameters: configure a DXP engine" in result.stderr
+    assert "Value error" not in result.stderr

@@ -230,6 +230,13 @@ def test_output_files_that_cannot_be_written_are_refused_before_the_first_game(t
     assert [path.name for path in (tmp_path / "out").iterdir() if path.name.startswith(".")] == []
 
 
+def test_an_empty_tc_is_refused_not_replaced_by_the_default(tmp_path: Path) -> None:
+    result = arbiter("match", "random", "greedy", "--tc", "", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "error: --tc: bad time control '': it is empty" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 def test_empty_openings_are_refused_by_name(tmp_path: Path) -> None:
     result = arbiter("match", "random", "greedy", "--openings", "", cwd=tmp_path)
     assert result.returncode == 2
