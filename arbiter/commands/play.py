@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 import typer
 from pydantic import ValidationError
@@ -22,6 +23,7 @@ from pydantic import ValidationError
 from arbiter.commands.engine_spec import command_line_engines
 from arbiter.commands.output_files import why_unwritable
 from arbiter.engines import CommLog, EngineConfigError
+from arbiter.engines.config import config_problems
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
@@ -41,14 +43,22 @@ def _debug_echo(line: str) -> None:
     typer.echo(line, err=True)
 
 
-def _adjudication(text: str | None, option: str) -> tuple[float, int] | None:
+_Rule = TypeVar("_Rule", DrawAdjudication, WinAdjudication)
+
+
+def _adjudication(rule: type[_Rule], text: str | None, option: str) -> _Rule | None:
+    """The adjudication rule MARGIN:MOVES gives, or None when the option is not given."""
     if text is None:
         return None
     margin, colon, moves = text.partition(":")
     try:
-        return float(margin), int(moves)
+        numbers = float(margin), int(moves)
     except ValueError:
         raise typer.BadParameter(f"{option} expects MARGIN:MOVES such as 0.2:10, not {text!r}") from None
+    try:
+        return rule(margin=numbers[0], moves=numbers[1])
+    except ValidationError as error:
+        raise ValueError(f"{option} {text}: {config_problems(error, option)}") from None
 
 
 def board_text(position: Position) -> str:
@@ -211,12 +221,10 @@ def play_command(
     try:
         control = parse_time_control(tc)
         rules_variant = get_variant(variant)
-        draw = _adjudication(draw_adjudication, "--adjudicate-draw")
-        win = _adjudication(win_adjudication, "--adjudicate-win")
         rules = RefereeRules(
             max_plies=max_plies,
-            draw_adjudication=DrawAdjudication(margin=draw[0], moves=draw[1]) if draw else None,
-            win_adjudication=WinAdjudication(margin=win[0], moves=win[1]) if win else None,
+            draw_adjudication=_adjudication(DrawAdjudication, draw_adjudication, "--adjudicate-draw"),
+            win_adjudication=_adjudication(WinAdjudication, win_adjudication, "--adjudicate-win"),
             auto_forced_moves=auto_forced,
         )
         specs = command_line_engines([engine_a, engine_b], variant_names=variant_name, debug=debug)

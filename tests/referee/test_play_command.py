@@ -258,3 +258,27 @@ def test_a_pdn_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: 
     assert result.exit_code == 2
     assert f"error: --pdn {blocked / 'game.pdn'}: {blocked} is a file, not a folder" in result.stderr
     assert "Result:" not in result.output, "no game was played"
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        (
+            "--adjudicate-draw",
+            "-5:3",
+            "--adjudicate-draw -5:3: margin: Input should be greater than or equal to 0",
+        ),
+        (
+            "--adjudicate-win",
+            "300:0",
+            "--adjudicate-win 300:0: moves: Input should be greater than or equal to 1",
+        ),
+    ],
+)
+def test_an_adjudication_out_of_range_names_its_option_not_the_model(
+    option: str, value: str, said: str
+) -> None:
+    result = runner.invoke(app, ["play", "-q", "random", "random", option, value])
+    assert result.exit_code == 2
+    assert said in result.stderr
+    assert "validation error for" not in result.stderr and "errors.pydantic.dev" not in result.stderr
