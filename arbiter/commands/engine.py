@@ -30,11 +30,12 @@ from arbiter.engines import (
 )
 from arbiter.engines.checkerboard import PREFIX as CB_PREFIX
 from arbiter.engines.checkerboard import is_checkerboard_name
-from arbiter.engines.config import ParamValue, config_problems
+from arbiter.engines.config import ParamValue
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
 from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.variants import engine_variant
+from arbiter.tournament.config import validation_problems
 
 T = TypeVar("T")
 
@@ -288,7 +289,7 @@ def check_command(
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(2) from None
     except ValidationError as error:
-        typer.echo(f"error: {config_problems(error)}", err=True)
+        typer.echo(f"error: {validation_problems(error, 'engine')}", err=True)
         raise typer.Exit(2) from None
     if log is not None:
         code = asyncio.run(_run_check(config, rules, variant is None, move_time, log))

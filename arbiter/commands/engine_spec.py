@@ -27,10 +27,9 @@ from pydantic import ValidationError
 
 from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
-from arbiter.engines.config import config_problems
 from arbiter.players import PLAYER_MODULES
 from arbiter.referee.timecontrol import from_cutechess
-from arbiter.tournament.config import BUNDLED_SCORE_UNIT
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, validation_problems
 
 SPEC_KEYS: dict[str, str] = {
     "cmd": "the program (or a bundled engine's name); a quoted value may hold its arguments too",
@@ -210,7 +209,7 @@ def _build(
     try:
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
-        raise EngineSpecError(f"engine {name!r}: {config_problems(error)}") from None
+        raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
     return EngineSpec(config, bundled, _time_control(fields))
 
 

@@ -23,7 +23,6 @@ from pydantic import ValidationError
 from arbiter.commands.engine_spec import command_line_engines
 from arbiter.commands.output_files import why_unwritable
 from arbiter.engines import CommLog, EngineConfigError
-from arbiter.engines.config import config_problems
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
@@ -37,6 +36,7 @@ from arbiter.referee.setup import GameSetup, GameSetupError
 from arbiter.referee.timecontrol import TimeControlError, parse_time_control
 from arbiter.rules import Color, Move, Position, Variant, get_variant
 from arbiter.running import event_loop
+from arbiter.tournament.config import validation_problems
 
 
 def _debug_echo(line: str) -> None:
@@ -58,7 +58,7 @@ def _adjudication(rule: type[_Rule], text: str | None, option: str) -> _Rule | N
     try:
         return rule(margin=numbers[0], moves=numbers[1])
     except ValidationError as error:
-        raise ValueError(f"{option} {text}: {config_problems(error, option)}") from None
+        raise ValueError(f"{option} {text}: {validation_problems(error, option)}") from None
 
 
 def board_text(position: Position) -> str:

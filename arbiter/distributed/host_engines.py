@@ -23,8 +23,7 @@ from pydantic import ValidationError
 
 from arbiter.distributed.orders import EngineOrder
 from arbiter.engines import EngineConfig
-from arbiter.engines.config import config_problems
-from arbiter.tournament.config import bundled_command
+from arbiter.tournament.config import bundled_command, validation_problems
 
 OVERRIDES_VARIABLE = "ARBITER_WORKER_ENGINES"
 
@@ -72,4 +71,6 @@ def host_config(order: EngineOrder, overrides: dict[str, dict[str, Any]] | None 
         return EngineConfig.model_validate(config.model_dump() | update)
     except ValidationError as exc:
         where = host_overrides_file() or "the host engines file"
-        raise HostEngineError(f"{where}: engine {config.name!r}: {config_problems(exc, 'entry')}") from None
+        raise HostEngineError(
+            f"{where}: engine {config.name!r}: {validation_problems(exc, 'entry')}"
+        ) from None

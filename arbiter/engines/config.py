@@ -13,7 +13,6 @@ from pydantic import (
     Field,
     PositiveFloat,
     PositiveInt,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -171,13 +170,3 @@ class EngineConfig(BaseModel):
                 "can tell it the port it picked"
             )
         return self
-
-
-def config_problems(error: ValidationError, whole: str = "engine") -> str:
-    """What is wrong with an engine's settings, one ``key: why`` a problem (``whole`` for the entry
-    itself). pydantic's "Value error, " before a validator's own words is left out."""
-    return "; ".join(
-        f"{'.'.join(str(part) for part in item['loc']) or whole}: "
-        f"{str(item['msg']).removeprefix('Value error, ')}"
-        for item in error.errors()
-    )

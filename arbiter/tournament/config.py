@@ -443,6 +443,16 @@ def error_location(error: ErrorDetails) -> tuple[str | int, ...]:
     return loc + cause.key if isinstance(cause, SettingError) else loc
 
 
+def validation_problems(error: ValidationError, whole: str) -> str:
+    """What a validation error says, one ``key: why`` a problem (``whole`` for the model itself),
+    without pydantic's "Value error, " before a validator's own words."""
+    return "; ".join(
+        f"{'.'.join(str(part) for part in item['loc']) or whole}: "
+        f"{str(item['msg']).removeprefix('Value error, ')}"
+        for item in error.errors()
+    )
+
+
 def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | int, ...] = ()) -> str:
     lines = []
     for error in exc.errors():
