@@ -152,6 +152,7 @@ _MAIN = re.compile(
     |(?P<open>\()
     |(?P<close>\))
     |(?P<stray>\}})
+    |(?P<stray_bracket>\])
     |(?P<nag>\$\d+)
     |(?P<marks>[!?]+)
     |(?P<result>(?:1/2-1/2|½-½|1-0|0-1|2-0|0-2|1-1|0-0){_END}|\*)
@@ -212,6 +213,8 @@ class Lexer:
                     yield Token(TokenKind.VARIATION_END, text, number, column)
                 elif kind == "stray":
                     yield Token(TokenKind.STRAY_BRACE, text, number, column, "'}' closes no comment")
+                elif kind == "stray_bracket":
+                    yield Token(TokenKind.UNKNOWN, text, number, column, "a bracket that closes no tag")
                 elif kind in ("nag", "marks"):
                     yield Token(TokenKind.MARK, text, number, column)
                 elif kind == "result":

@@ -6,8 +6,18 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from arbiter.notation.pdn import PdnError, PdnReader, ReadOptions, parse_clock, read_pdn, read_pdn_text
+from arbiter.notation.pdn import (
+    PdnError,
+    PdnReader,
+    ReadOptions,
+    parse_clock,
+    read_pdn,
+    read_pdn_text,
+    read_stream,
+)
 from arbiter.notation.pdn_lexer import DecodingReport, Lexer, TokenKind, read_lines
 from arbiter.notation.pdn_model import FaultKind, PdnGame, result_scores, result_winner
 from arbiter.rules import Color, get_variant
@@ -416,3 +426,35 @@ def test_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     # A reader that held the file, or its games, would need tens of megabytes more for the bigger one.
     assert big_peak < small_peak + 1_000_000, (small_peak, big_peak)
     assert small_peak < 5_000_000, small_peak  # half the smaller file: far less than the file itself
+
+
+def test_a_bracket_that_closes_no_tag_is_a_syntax_fault_naming_its_place() -> None:
+    (game,) = read_pdn_text('[GameType "21"]\n1. 11-15 ] 23-19 *\n')
+    (fault,) = game.faults
+    assert fault.kind is FaultKind.SYNTAX
+    assert (fault.line, fault.column) == (2, 10)
+    assert fault.reason == "']' is a bracket that closes no tag"
+
+
+_PDN_PIECES = st.sampled_from(
+    ['[GameType "21"]', '[Event "x"]', "[", "]", "{", "}", "(", ")", ";", "%", "1.", "11-15", "23x14",
+     "1-0", "*", "$3", "!?", "\n", " ", "\\", '"', "…", "½"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_PDN_PIECES, st.text(max_size=5)), max_size=40))
+def test_any_text_is_read_as_games_and_faults_never_an_exception(pieces: list[str]) -> None:
+    for game in read_pdn_text("".join(pieces)):
+        assert all(fault.line >= 1 for fault in game.faults)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=400))
+def test_any_bytes_in_a_file_are_read_as_games_and_faults_or_a_pdn_error(data: bytes) -> None:
+    try:
+        games = list(read_stream(io.BytesIO(data), "fuzz.pdn", ReadOptions(), DecodingReport()))
+    except PdnError as error:
+        assert "fuzz.pdn" in str(error)
+    else:
+        assert all(isinstance(game, PdnGame) for game in games)
