@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -35,7 +36,7 @@ from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
 from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.variants import engine_variant
-from arbiter.tournament.config import validation_problems
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, validation_problems
 
 T = TypeVar("T")
 
@@ -257,10 +258,17 @@ def check_command(
 
     Example: arbiter engine check --variant international -- ./my-engine --hub
 
-    A CheckerBoard engine library is named cb:PATH (or --protocol checkerboard -- PATH).
+    A CheckerBoard engine library is named cb:PATH (or --protocol checkerboard -- PATH); a bundled
+    engine by its name (random, greedy, alphabeta), as play and match take it.
     """
     if is_checkerboard_name(command[0]) and len(command) == 1:
         command, protocol = [command[0][len(CB_PREFIX) :]], Protocol.checkerboard
+    bundled = command[0] if len(command) == 1 and command[0] in PLAYER_MODULES else None
+    if bundled is not None and protocol is Protocol.hub:
+        command = [sys.executable, "-m", PLAYER_MODULES[bundled]]
+        name = name or bundled
+        if score_unit is None:
+            score_unit = ScoreUnitChoice(BUNDLED_SCORE_UNIT)
     try:
         rules = get_variant(variant or DEFAULT_VARIANT[protocol.value])
     except UnknownVariantError as error:

@@ -51,6 +51,14 @@ def test_check_finds_no_fault_in_a_bundled_engine(player: str, variant: str | No
     assert re.search(r"^search after \d+[-x]\d+", output, re.MULTILINE), output
 
 
+@pytest.mark.parametrize("player", list(PLAYER_MODULES))
+def test_check_takes_a_bundled_engine_by_its_name_as_play_and_match_do(player: str) -> None:
+    code, output = run_check("--move-time", "0.05", player)
+    assert code == 0, output
+    assert output.startswith(f"engine '{player}' (hub): {sys.executable} -m {PLAYER_MODULES[player]}")
+    assert output.rstrip().endswith("faults: none")
+
+
 def test_check_reports_a_move_the_rules_do_not_allow_and_fails() -> None:
     # The test engine plays 11-15 on every 8x8 board; in Russian draughts White moves first, from 21-32.
     code, output = run_check("--variant", "russian", "--", *engine_command("instant_hub.py"))
