@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT
 from arbiter.referee.game import identity_fields
 from arbiter.report.from_config import event_from_config
 from arbiter.report.inputs import EventInfo, GameEntry
@@ -88,6 +89,8 @@ def _event_and_plan(
 
 
 def _config(info: TournamentInfo) -> tuple[TournamentConfig | None, str | None]:
+    if info.format == IMPORTED_FORMAT:
+        return None, None  # games read from a PDN file: there is no schedule to rebuild, nor to miss
     try:
         return TournamentConfig.model_validate(info.config(), strict=False), None
     except (ValidationError, ValueError) as error:

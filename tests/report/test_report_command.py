@@ -129,3 +129,24 @@ def test_report_into_an_empty_folder_name_is_refused_not_written_here(tmp_path: 
     assert result.returncode == 2
     assert "error: --out is empty: give the site's folder" in result.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["event.sqlite"]
+
+
+def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path: Path) -> None:
+    games = tmp_path / "club.pdn"
+    games.write_text(
+        '[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
+        '[White "Cid"]\n[Black "Dee"]\n[GameType "21"]\n1. 9-13 22-18 0-1\n',
+        encoding="utf-8",
+    )
+    database = tmp_path / "club.sqlite"
+    imported = subprocess.run(
+        [sys.executable, "-m", "arbiter.cli", "pdn", "import", str(games), "--db", str(database)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    result = run_report(str(database), "--out", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "", "an imported tournament has no schedule to warn about"
+    assert "club.pdn, 2 of 2 games" in result.stdout
