@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -36,7 +35,7 @@ from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
 from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.variants import engine_variant
-from arbiter.tournament.config import BUNDLED_SCORE_UNIT, validation_problems
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, bundled_command, validation_problems
 
 T = TypeVar("T")
 
@@ -265,7 +264,7 @@ def check_command(
         command, protocol = [command[0][len(CB_PREFIX) :]], Protocol.checkerboard
     bundled = command[0] if len(command) == 1 and command[0] in PLAYER_MODULES else None
     if bundled is not None and protocol is Protocol.hub:
-        command = [sys.executable, "-m", PLAYER_MODULES[bundled]]
+        command = bundled_command(bundled)
         name = name or bundled
         if score_unit is None:
             score_unit = ScoreUnitChoice(BUNDLED_SCORE_UNIT)
