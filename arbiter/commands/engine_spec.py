@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
 from arbiter.referee.timecontrol import from_cutechess
-from arbiter.tournament.config import BUNDLED_SCORE_UNIT, validation_problems
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, bundled_command, validation_problems
 
 SPEC_KEYS: dict[str, str] = {
     "cmd": "the program (or a bundled engine's name); a quoted value may hold its arguments too",
@@ -146,7 +145,7 @@ def _build(
         library = checkerboard_entry(cmd)
         command = [str(library.pop("name"))]  # only names the engine: the library is the program
     elif bundled is not None:
-        command = [sys.executable, "-m", PLAYER_MODULES[bundled]]
+        command = bundled_command(bundled)
     else:
         try:
             command = shlex.split(cmd)

@@ -52,7 +52,7 @@ from arbiter.tournament.config import (
     given_path,
     load_tournament,
 )
-from arbiter.tournament.openings import DECK_NAMES, OpeningError
+from arbiter.tournament.openings import DECK_NAMES, OpeningError, deck_named
 from arbiter.tournament.stats import SprtSettings, parse_sprt
 from arbiter.tournament.stored_standings import stored_standings
 
@@ -348,7 +348,7 @@ def _openings(
         raise ValueError(f"--openings is empty; give a file or a deck ({', '.join(DECK_NAMES)})")
     if Path(text).exists():
         spec["file"] = text
-    elif text.strip().lower() in DECK_NAMES:
+    elif deck_named(text) is not None:
         spec["deck"] = text
     else:
         # Not a deck: most likely a file name mistyped, or one relative to another folder.
@@ -376,8 +376,6 @@ _MATCH_OPTIONS = {
     "plies": "--plies",
     "order": "--order",
     "concurrency": "--concurrency",
-    "database": "--db",
-    "report": "--report",
     "start": "--opening-start",
     "draw_score": "--adjudicate-draw",
     "draw_moves": "--adjudicate-draw",

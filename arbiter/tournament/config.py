@@ -24,7 +24,7 @@ from pydantic_core import ErrorDetails
 from arbiter.engines.config import EngineConfig
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules.variants import get_variant
-from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, is_pdn_file
+from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, deck_named, is_pdn_file
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_conflict
 from arbiter.tournament.stats import SprtSettings
 
@@ -107,8 +107,8 @@ class Openings(BaseModel):
     def _known_deck(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        key = value.strip().lower()
-        if key not in DECK_NAMES:
+        key = deck_named(value)
+        if key is None:
             raise ValueError(f"unknown deck {value!r}; decks: {', '.join(DECK_NAMES)}")
         return key
 
@@ -318,15 +318,14 @@ class TournamentConfig(BaseModel):
 
 def _not_blank_path(value: Any) -> Any:
     """A path setting as given, unless it is blank text, which Path would read as "." (this folder)."""
-    if isinstance(value, str) and not value.strip():
-        raise ValueError("is empty: give a path")
-    return value
+    return given_path("", value) if isinstance(value, str) else value
 
 
 def given_path(option: str, text: str) -> Path:
-    """A path from the command line; blank text (an unset shell variable) is refused, not read as "."."""
+    """A path from the command line (``option``) or a file's setting (no option); blank text (an unset
+    shell variable) is refused, not read as "."."""
     if not text.strip():
-        raise ValueError(f"{option} is empty: give a path")
+        raise ValueError(f"{option} is empty: give a path".lstrip())
     return Path(text)
 
 

@@ -182,6 +182,12 @@ DECK_NAMES = (*ACF_DECKS, *BALLOT_RULES)
 """Every name a tournament file may give as `deck`."""
 
 
+def deck_named(name: str) -> str | None:
+    """The deck ``name`` names, as DECK_NAMES spells it (any case, spaces around), or None."""
+    key = name.strip().lower()
+    return key if key in DECK_NAMES else None
+
+
 def ballot_rule(deck: str) -> BallotRule | None:
     """The ballot rule a deck name stands for, or None for a plain deck."""
     return BALLOT_RULES.get(deck.strip().lower())
