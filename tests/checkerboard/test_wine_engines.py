@@ -124,7 +124,7 @@ def test_a_match_of_windows_dlls_two_games_at_a_time_ends_every_wine_process(
     with TournamentStore.open(database, create=False) as store:
         tournament = store.find_tournament().id
         counts = store.termination_counts(tournament)
-        faults = [event for event in store.events(tournament) if event.kind is EventKind.FAULT]
+        faults = [stored.event for stored in store.events(tournament) if stored.event.kind is EventKind.FAULT]
     assert sum(counts.values()) == 4 and set(counts) <= PLAYED_OUT, counts
     assert faults == [], "no engine fault, none on the way out (quit in time, no stray Wine process)"
     assert "forfeit" not in result.stdout.lower() and "crashed" not in result.stdout, result.stdout
