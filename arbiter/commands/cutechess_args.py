@@ -22,7 +22,7 @@ SPELLINGS: dict[str, str] = {
     "-openings": "--openings FILE --order O --plies N --opening-start N (file= format= order= plies= start=)",
     "-pgnout FILE / -pdnout FILE": "--pdn-out FILE (fastchess: -pgnout file=FILE ...; every game whole)",
     "-draw": "--adjudicate-draw (movenumber= movecount= score=, score in centi-men)",
-    "-resign": "--adjudicate-win (movecount= score=, score in centi-men)",
+    "-resign": "--adjudicate-win --adjudicate-win-one-sided (movecount= score= twosided=)",
     "-sprt": "--sprt 'elo0= elo1= alpha= beta='",
     "-ratinginterval N": "--rating-interval N",
     "-recover": "--recover (always the arbiter's way: a crashed engine is started afresh)",
@@ -221,7 +221,12 @@ def _resign(pairs: dict[str, str]) -> list[str]:
     _known("-resign", pairs, ("movecount", "score", "twosided"))
     if "movecount" not in pairs or "score" not in pairs:
         raise CutechessArgsError("-resign needs movecount= and score=")
-    return ["--adjudicate-win", f"{pairs['score']}:{pairs['movecount']}"]
+    out = ["--adjudicate-win", f"{pairs['score']}:{pairs['movecount']}"]
+    two_sided = pairs.get("twosided", "false")
+    if two_sided not in ("true", "false"):
+        raise CutechessArgsError(f"-resign twosided= is true or false, not {two_sided!r}")
+    # As in cutechess-cli and fastchess, the losing engine's own scores decide unless twosided=true.
+    return out if two_sided == "true" else [*out, "--adjudicate-win-one-sided"]
 
 
 def _sprt(pairs: dict[str, str]) -> list[str]:

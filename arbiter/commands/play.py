@@ -201,6 +201,11 @@ def play_command(
         metavar="MARGIN:MOVES",
         help="Win when both scores agree on a lead > MARGIN (centi-men).",
     ),
+    win_one_sided: bool = typer.Option(
+        False,
+        "--adjudicate-win-one-sided",
+        help="...or when one engine's own scores put it behind by MARGIN for MOVES moves: it resigns.",
+    ),
     auto_forced: bool = typer.Option(
         False, "--auto-forced", help="Play forced moves without asking the engine."
     ),
@@ -221,10 +226,15 @@ def play_command(
     try:
         control = parse_time_control(tc)
         rules_variant = get_variant(variant)
+        win = _adjudication(WinAdjudication, win_adjudication, "--adjudicate-win")
+        if win_one_sided:
+            if win is None:
+                raise ValueError("--adjudicate-win-one-sided needs --adjudicate-win MARGIN:MOVES")
+            win = win.model_copy(update={"two_sided": False})
         rules = RefereeRules(
             max_plies=max_plies,
             draw_adjudication=_adjudication(DrawAdjudication, draw_adjudication, "--adjudicate-draw"),
-            win_adjudication=_adjudication(WinAdjudication, win_adjudication, "--adjudicate-win"),
+            win_adjudication=win,
             auto_forced_moves=auto_forced,
         )
         specs = command_line_engines([engine_a, engine_b], variant_names=variant_name, debug=debug)

@@ -204,6 +204,12 @@ def match_command(
         metavar="SCORE:MOVES",
         help="Win when both engines agree for MOVES moves each that one side leads by SCORE centi-men.",
     ),
+    win_one_sided: bool = typer.Option(
+        False,
+        "--adjudicate-win-one-sided",
+        help="...or when one engine's own scores put it behind by SCORE for MOVES moves: it resigns "
+        "(cutechess-cli's -resign without twosided=true).",
+    ),
     pdn_out: Path | None = typer.Option(None, "--pdn-out", help="Write every game to this PDN file."),
     json_out: Path | None = typer.Option(
         None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
@@ -245,8 +251,10 @@ def match_command(
         }
         entries = [spec.entry() for spec in specs]
         sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
-        draw = _score_moves(draw_adjudication, "--adjudicate-draw")
-        win = _score_moves(win_adjudication, "--adjudicate-win")
+        draw = _score_moves(draw_adjudication, "--adjudicate-draw", least_score=0)
+        win = _score_moves(win_adjudication, "--adjudicate-win", least_score=1)
+        if win_one_sided and win is None:
+            raise ValueError("--adjudicate-win-one-sided needs --adjudicate-win SCORE:MOVES")
         adjudication = Adjudication(
             max_plies=max_plies,
             draw_score=draw[0] if draw else None,
@@ -254,6 +262,7 @@ def match_command(
             draw_min_plies=2 * (draw_from or 0),
             win_score=win[0] if win else None,
             win_moves=win[1] if win else 5,
+            win_two_sided=not win_one_sided,
         )
         settings: dict[str, object] = {
             "name": name or f"{entries[0]['name']} vs {entries[1]['name']}",
@@ -324,14 +333,23 @@ def _spec_words(text: str) -> list[str]:
         raise ValueError(f"{text!r}: {error}") from None
 
 
-def _score_moves(text: str | None, option: str) -> tuple[int, int] | None:
+def _score_moves(text: str | None, option: str, least_score: int) -> tuple[int, int] | None:
+    """SCORE:MOVES as whole numbers, SCORE at least ``least_score`` and MOVES at least 1."""
     if text is None:
         return None
     score, _, moves = text.partition(":")
     try:
-        return abs(int(float(score))), int(moves)
+        numbers = int(score), int(moves)
     except ValueError:
-        raise ValueError(f"{option} expects SCORE:MOVES such as 20:10, not {text!r}") from None
+        raise ValueError(
+            f"{option} expects SCORE:MOVES in whole numbers such as 20:10, not {text!r}"
+        ) from None
+    # A sign or a zero is refused, not taken for something else: -500 is no threshold of a lead.
+    if numbers[0] < least_score:
+        raise ValueError(f"{option} {text}: SCORE must be at least {least_score} (centi-men)")
+    if numbers[1] < 1:
+        raise ValueError(f"{option} {text}: MOVES must be at least 1")
+    return numbers
 
 
 def _openings(

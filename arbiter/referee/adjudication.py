@@ -2,7 +2,8 @@
 
 Each engine scores from its own side. The tally keeps, per engine, how many of its latest moves in a row
 met each condition; a draw (or a win) is adjudicated when both engines' runs reach the configured
-number of moves. A move without a score breaks that engine's runs.
+number of moves; a one-sided win, when the losing engine's own run does. A move without a score breaks
+that engine's runs.
 """
 
 from __future__ import annotations
@@ -55,6 +56,14 @@ class ScoreAdjudicator:
             self._lead_run[mover] = (leader, run + 1 if leader is not None and leader == previous else 1)
             if leader is None:
                 self._lead_run[mover] = (None, 0)
+            if not win.two_sided:
+                if leader == mover.opponent and self._lead_run[mover][1] >= win.moves:
+                    return Verdict(
+                        leader,
+                        f"{mover.name.capitalize()}'s engine resigned: its last {win.moves} scores put "
+                        f"it behind by more than {win.margin:g}",
+                    )
+                return self._draw_verdict(plies)
             white_view, black_view = self._lead_run[Color.WHITE], self._lead_run[Color.BLACK]
             if (
                 white_view[0] is not None
@@ -67,6 +76,10 @@ class ScoreAdjudicator:
                     f"both engines' last {win.moves} scores gave {side.name.capitalize()} "
                     f"a lead of more than {win.margin:g}",
                 )
+        return self._draw_verdict(plies)
+
+    def _draw_verdict(self, plies: int) -> Verdict | None:
+        draw = self.draw
         if draw is not None and plies >= draw.min_plies and min(self._level_run.values()) >= draw.moves:
             return Verdict(None, f"both engines' last {draw.moves} scores were within ±{draw.margin:g}")
         return None

@@ -24,10 +24,17 @@ class DrawAdjudication(_Settings):
 
 class WinAdjudication(_Settings):
     """Adjudicate a win when each engine's last ``moves`` scores all say the same side leads by more than
-    ``margin`` (each engine scores from its own side; the referee turns them to one point of view)."""
+    ``margin`` (each engine scores from its own side; the referee turns them to one point of view).
+
+    One-sided (``two_sided`` False, cutechess-cli's and fastchess's ``-resign`` default), an engine
+    whose own last ``moves`` scores all put its side more than ``margin`` behind loses, whatever its
+    opponent thinks: it resigns."""
 
     margin: float = Field(gt=0, description="the lead, in the engines' score units, that counts as won")
     moves: int = Field(ge=1, description="how many consecutive moves of each engine must agree")
+    two_sided: bool = Field(
+        True, description="both engines must see the lead; false: the losing engine's own scores decide"
+    )
 
 
 class RefereeRules(_Settings):

@@ -92,7 +92,9 @@ def referee_rules(config: TournamentConfig) -> RefereeRules:
             else None
         ),
         win_adjudication=(
-            WinAdjudication(margin=adj.win_score, moves=adj.win_moves) if adj.win_score is not None else None
+            WinAdjudication(margin=adj.win_score, moves=adj.win_moves, two_sided=adj.win_two_sided)
+            if adj.win_score is not None
+            else None
         ),
         auto_forced_moves=adj.play_forced_moves,
     )

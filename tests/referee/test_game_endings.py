@@ -163,6 +163,20 @@ def test_both_engines_agreeing_one_side_wins_adjudicates_a_win() -> None:
     assert record.plies == 4
 
 
+def test_one_sided_an_engine_whose_own_scores_say_it_is_lost_resigns() -> None:
+    """cutechess-cli's -resign: the losing engine's own scores decide, its opponent's are not asked."""
+    rules = RefereeRules(win_adjudication=WinAdjudication(margin=1.0, moves=2, two_sided=False))
+    white = scripted("white", "--score", "-4")  # White thinks it is lost...
+    black = scripted("black", "--score", "-4")  # ...and so does Black, of itself
+    record = play(game_setup(rules=rules), white, black)
+    assert record.outcome is not None
+    # Black moves first, so its second scored move (ply 3) ends it: White wins. Two-sided, these
+    # engines disagree and play on.
+    assert (record.winner, record.outcome.termination) == (Winner.WHITE, Termination.ADJUDICATION_WIN)
+    assert record.plies == 3
+    assert "Black's engine resigned" in record.outcome.reason
+
+
 def test_engines_that_disagree_are_not_adjudicated() -> None:
     rules = RefereeRules(
         max_plies=10,

@@ -260,6 +260,12 @@ def test_a_pdn_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: 
     assert "Result:" not in result.output, "no game was played"
 
 
+def test_one_sided_win_adjudication_needs_a_win_adjudication() -> None:
+    result = runner.invoke(app, ["play", "-q", "random", "random", "--adjudicate-win-one-sided"])
+    assert result.exit_code == 2
+    assert "--adjudicate-win-one-sided needs --adjudicate-win MARGIN:MOVES" in result.stderr
+
+
 @pytest.mark.parametrize(
     ("option", "value", "said"),
     [

@@ -61,6 +61,36 @@ def test_a_black_lead_is_adjudicated_for_black() -> None:
     assert verdict is not None and verdict.winner is Color.BLACK
 
 
+def test_one_sided_the_losing_engine_s_own_run_of_scores_decides() -> None:
+    tally = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=2, two_sided=False))
+    # Black sees itself 5 behind twice; White's scores (optimistic or not) play no part.
+    verdicts = [
+        tally.add(mover, score, ply)
+        for ply, (mover, score) in enumerate([(W, 0), (B, -5), (W, 0), (B, -5)], start=1)
+    ]
+    assert verdicts[:3] == [None] * 3
+    final = verdicts[3]
+    assert final is not None and final.winner is Color.WHITE
+    assert final.reason == "Black's engine resigned: its last 2 scores put it behind by more than 3"
+
+
+def test_one_sided_an_engine_s_own_optimism_wins_nothing() -> None:
+    tally = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=1, two_sided=False))
+    assert feed(tally, [(W, 9), (B, 9)] * 5) == []
+
+
+def test_one_sided_a_better_score_or_a_missing_one_restarts_the_run() -> None:
+    tally = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=2, two_sided=False))
+    assert feed(tally, [(W, -5), (W, -2), (W, -5), (W, None), (W, -5), (W, -5)]) == [6]
+
+
+def test_one_sided_a_draw_is_still_adjudicated_when_no_one_resigns() -> None:
+    tally = ScoreAdjudicator(
+        DrawAdjudication(margin=0.5, moves=2), WinAdjudication(margin=3, moves=2, two_sided=False)
+    )
+    assert feed(tally, [(W, 0.1), (B, 0.1), (W, 0.1), (B, 0.1)]) == [4]
+
+
 def test_adjudication_settings_are_checked() -> None:
     with pytest.raises(ValidationError):
         WinAdjudication(margin=0, moves=2)

@@ -43,7 +43,8 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         "--rounds", "3", "--games", "2", "--repeat", "--concurrency", "2",
         "--openings", "games.pgn", "--order", "random", "--plies", "4", "--opening-start", "3",
         "--pdn-out", "out.pgn", "--adjudicate-draw", "10:8", "--adjudicate-draw-from", "40",
-        "--adjudicate-win", "900:3", "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
+        "--adjudicate-win", "900:3", "--adjudicate-win-one-sided",
+        "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
         "--rating-interval", "10", "--recover", "--max-plies", "300", "--name", "Night run", "--seed", "7",
         "--debug",
     ]  # fmt: skip
@@ -62,6 +63,7 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         (["-engine"], "-engine needs key=value settings"),
         (["-pgnout", "file=games.pgn", "colour=white"], "unknown setting colour="),
         (["-pgnout", "file="], "-pgnout file= needs a file name"),
+        (["-resign", "movecount=3", "score=500", "twosided=yes"], "twosided= is true or false"),
         # Options of the chess harnesses it does not read, and its own given one dash, are named; Typer
         # would only say "No such option: -o".
         (["-engine", "cmd=a", "-output", "format=cutechess"], "-output: not an option of `arbiter match`"),
@@ -74,6 +76,14 @@ def test_cutechess_spellings_that_cannot_be_followed_are_refused_by_name(
 ) -> None:
     with pytest.raises(CutechessArgsError, match=message):
         translate(args)
+
+
+def test_resign_is_one_sided_as_in_cutechess_unless_twosided_is_true() -> None:
+    """cutechess-cli and fastchess resign a game on the losing engine's own scores alone by default."""
+    resign = ["-resign", "movecount=3", "score=500"]
+    one_sided = ["--adjudicate-win", "500:3", "--adjudicate-win-one-sided"]
+    assert translate(resign) == translate([*resign, "twosided=false"]) == one_sided
+    assert translate([*resign, "twosided=true"]) == ["--adjudicate-win", "500:3"]
 
 
 def test_fastchess_pgnout_names_its_file_with_file_and_its_move_details_are_left_to_the_pdn() -> None:
@@ -156,6 +166,7 @@ def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -
     draw = (adjudication["draw_score"], adjudication["draw_moves"], adjudication["draw_min_plies"])
     assert draw == (5, 5, 60)
     assert (adjudication["win_score"], adjudication["win_moves"]) == (900, 3)
+    assert adjudication["win_two_sided"] is False  # cutechess-cli's -resign: the loser's own scores
     assert (tmp_path / "out.pdn").read_text().count("[Event ") == 4
     # fastchess's spelling of the same file (`-pgnout file=F notation=san`): the file F, not `file=F`.
     again = arbiter(
@@ -235,6 +246,46 @@ def test_an_empty_tc_is_refused_not_replaced_by_the_default(tmp_path: Path) -> N
     assert result.returncode == 2
     assert "error: --tc: bad time control '': it is empty" in result.stderr
     assert not (tmp_path / "match.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        # A sign is refused, not dropped: -5 is no margin, and as a lead it would mean the other side.
+        (["--adjudicate-draw", "-5:3"], "--adjudicate-draw -5:3: SCORE must be at least 0 (centi-men)"),
+        (["--adjudicate-win", "0:3"], "--adjudicate-win 0:3: SCORE must be at least 1 (centi-men)"),
+        (["--adjudicate-draw", "20:0"], "--adjudicate-draw 20:0: MOVES must be at least 1"),
+        # Centi-men are whole: 20.7 was cut to 20 without a word.
+        (
+            ["--adjudicate-draw", "20.7:3"],
+            "--adjudicate-draw expects SCORE:MOVES in whole numbers such as 20:10, not '20.7:3'",
+        ),
+        (["--adjudicate-win-one-sided"], "--adjudicate-win-one-sided needs --adjudicate-win SCORE:MOVES"),
+    ],
+)
+def test_an_adjudication_out_of_range_is_refused_before_the_event(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    result = arbiter("match", "random", "greedy", *options, cwd=tmp_path)
+    assert result.returncode == 2
+    assert f"error: {said}" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+def test_a_one_sided_win_adjudication_is_stored_with_the_event(tmp_path: Path) -> None:
+    result = arbiter(
+        "match", "random", "greedy", "--games", "1", "--tc", "depth=1", "--max-plies", "4",
+        "--adjudicate-win", "500:3", "--adjudicate-win-one-sided", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        adjudication = info.config()["adjudication"]
+    assert (adjudication["win_score"], adjudication["win_moves"], adjudication["win_two_sided"]) == (
+        500,
+        3,
+        False,
+    )
 
 
 def test_empty_openings_are_refused_by_name(tmp_path: Path) -> None:
