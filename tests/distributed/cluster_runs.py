@@ -223,8 +223,17 @@ def client_of(cluster: DaskCluster) -> Iterator[Any]:
 
 
 def worker_address(client: Any, name: str) -> str:
-    workers: dict[str, Any] = client.scheduler_info(n_workers=-1)["workers"]
-    return next(address for address, worker in workers.items() if worker["name"] == name)
+    """The address of the worker called ``name``, asked again until the scheduler lists it: the client's
+    picture of the workers can be empty for a moment (a busy machine, the client reconnecting)."""
+    found: list[str] = []
+
+    def listed() -> bool:
+        workers: dict[str, Any] = client.scheduler_info(n_workers=-1).get("workers", {})
+        found[:] = [address for address, worker in workers.items() if worker["name"] == name]
+        return bool(found)
+
+    wait_until(listed, f"the scheduler lists worker {name!r}")
+    return found[0]
 
 
 def worker_pids(client: Any) -> dict[str, int]:
