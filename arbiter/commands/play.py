@@ -199,7 +199,7 @@ def play_command(
         None,
         "--adjudicate-win",
         metavar="MARGIN:MOVES",
-        help="Win when both scores agree on a lead > MARGIN (centi-men).",
+        help="Win when both scores agree on a lead of MARGIN or more (centi-men).",
     ),
     win_one_sided: bool = typer.Option(
         False,

@@ -48,9 +48,10 @@ class ScoreAdjudicator:
             self._level_run[mover] = self._level_run[mover] + 1 if abs(score) <= draw.margin else 0
         if win is not None:
             leader: Color | None = None
-            if score > win.margin:
+            # A lead of exactly the margin counts, as cutechess-cli's and fastchess's -resign count it.
+            if score >= win.margin:
                 leader = mover
-            elif score < -win.margin:
+            elif score <= -win.margin:
                 leader = mover.opponent
             previous, run = self._lead_run[mover]
             self._lead_run[mover] = (leader, run + 1 if leader is not None and leader == previous else 1)
@@ -61,7 +62,7 @@ class ScoreAdjudicator:
                     return Verdict(
                         leader,
                         f"{mover.name.capitalize()}'s engine resigned: its last {win.moves} scores put "
-                        f"it behind by more than {win.margin:g}",
+                        f"it behind by at least {win.margin:g}",
                     )
                 return self._draw_verdict(plies)
             white_view, black_view = self._lead_run[Color.WHITE], self._lead_run[Color.BLACK]
@@ -74,7 +75,7 @@ class ScoreAdjudicator:
                 return Verdict(
                     side,
                     f"both engines' last {win.moves} scores gave {side.name.capitalize()} "
-                    f"a lead of more than {win.margin:g}",
+                    f"a lead of at least {win.margin:g}",
                 )
         return self._draw_verdict(plies)
 

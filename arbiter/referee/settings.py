@@ -23,11 +23,11 @@ class DrawAdjudication(_Settings):
 
 
 class WinAdjudication(_Settings):
-    """Adjudicate a win when each engine's last ``moves`` scores all say the same side leads by more than
+    """Adjudicate a win when each engine's last ``moves`` scores all say the same side leads by at least
     ``margin`` (each engine scores from its own side; the referee turns them to one point of view).
 
     One-sided (``two_sided`` False, cutechess-cli's and fastchess's ``-resign`` default), an engine
-    whose own last ``moves`` scores all put its side more than ``margin`` behind loses, whatever its
+    whose own last ``moves`` scores all put its side at least ``margin`` behind loses, whatever its
     opponent thinks: it resigns."""
 
     margin: float = Field(gt=0, description="the lead, in the engines' score units, that counts as won")

@@ -144,7 +144,7 @@ class Adjudication(BaseModel):
     draw_score: int | None = Field(None, ge=0, description="both scores within +-this many centi-men...")
     draw_moves: PositiveInt = Field(10, description="...for this many moves each: draw")
     draw_min_plies: NonNegativeInt = Field(0, description="...but never before this many plies")
-    win_score: int | None = Field(None, gt=0, description="both agree a side leads by more than this...")
+    win_score: int | None = Field(None, gt=0, description="both agree a side leads by at least this...")
     win_moves: PositiveInt = Field(5, description="...for this many moves each: that side wins")
     win_two_sided: bool = Field(
         True, description="false: an engine whose own scores say it is that far behind loses (it resigns)"

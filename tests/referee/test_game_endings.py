@@ -177,6 +177,17 @@ def test_one_sided_an_engine_whose_own_scores_say_it_is_lost_resigns() -> None:
     assert "Black's engine resigned" in record.outcome.reason
 
 
+def test_an_engine_scoring_itself_exactly_the_margin_behind_resigns() -> None:
+    """cutechess-cli's -resign score=300 takes a score of -300 as lost: Hub's -3 men are -300 centi-men."""
+    rules = RefereeRules(win_adjudication=WinAdjudication(margin=300, moves=2, two_sided=False))
+    white, black = scripted("white", "--score", "0"), scripted("black", "--score", "-3")
+    record = play(game_setup(rules=rules), white, black)
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination) == (Winner.WHITE, Termination.ADJUDICATION_WIN)
+    assert record.plies == 3
+    assert record.outcome.reason.endswith("its last 2 scores put it behind by at least 300")
+
+
 def test_engines_that_disagree_are_not_adjudicated() -> None:
     rules = RefereeRules(
         max_plies=10,

@@ -182,7 +182,7 @@ def test_adjudicate_win_ends_the_game_when_both_engines_agree_who_leads() -> Non
     result = runner.invoke(app, [*args, white, black])
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "Result: 0-1  White wins: both engines' last 2 scores gave White a lead of more than 300  (4 plies)"
+        "Result: 0-1  White wins: both engines' last 2 scores gave White a lead of at least 300  (4 plies)"
     ]
 
 

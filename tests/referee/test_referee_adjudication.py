@@ -47,7 +47,7 @@ def test_a_win_needs_both_engines_to_see_the_same_side_ahead() -> None:
     assert verdicts[:5] == [None] * 5
     final = verdicts[5]
     assert final is not None and final.winner is Color.WHITE
-    assert final.reason == "both engines' last 2 scores gave White a lead of more than 3"
+    assert final.reason == "both engines' last 2 scores gave White a lead of at least 3"
 
 
 def test_engines_that_each_think_they_win_are_never_adjudicated() -> None:
@@ -71,7 +71,23 @@ def test_one_sided_the_losing_engine_s_own_run_of_scores_decides() -> None:
     assert verdicts[:3] == [None] * 3
     final = verdicts[3]
     assert final is not None and final.winner is Color.WHITE
-    assert final.reason == "Black's engine resigned: its last 2 scores put it behind by more than 3"
+    assert final.reason == "Black's engine resigned: its last 2 scores put it behind by at least 3"
+
+
+def test_a_lead_of_exactly_the_margin_counts_as_in_cutechess_and_fastchess() -> None:
+    # cutechess-cli and fastchess resign an engine whose score is -SCORE or lower, not only below it:
+    # engines that score by material alone report the margin itself, game after game.
+    two_sided = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=1))
+    assert feed(two_sided, [(W, 3), (B, -3)]) == [2]
+    one_sided = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=2, two_sided=False))
+    assert feed(one_sided, [(B, -3), (W, 0), (B, -3)]) == [3]
+
+
+def test_a_lead_just_short_of_the_margin_is_not_adjudicated() -> None:
+    two_sided = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=1))
+    assert feed(two_sided, [(W, 2.99), (B, -2.99)] * 3) == []
+    one_sided = ScoreAdjudicator(None, WinAdjudication(margin=3, moves=1, two_sided=False))
+    assert feed(one_sided, [(B, -2.99), (W, 0)] * 3) == []
 
 
 def test_one_sided_an_engine_s_own_optimism_wins_nothing() -> None:
