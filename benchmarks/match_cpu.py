@@ -4,7 +4,9 @@ Two copies of the instant Hub engine (``benchmarks/instant_hub.c``, built with t
 ``harness_compare.py`` does) play ``--games`` games (400 by default, 52 plies at most, 60+1) under
 `arbiter match` in a fresh interpreter per run. The process reads its own CPU (user and system, every
 thread: the store's too) once its modules are imported and again when the match has ended; the
-difference, over the plies stored, is the figure. The engines' CPU is not in it.
+difference, over the plies stored, is the figure. The engines' CPU is not in it. The share of it spent
+in the store's thread (writing each game as it ends, in a thread of its own so that nothing slow runs
+on the loop that times the engines) is printed too, per ply and per game.
 ``harness_compare.py`` gives the whole process's CPU side by side with the chess harnesses;
 ``match_startup.py`` what a run pays once; ``match_opcodes.py`` the same work counted in instructions,
 which does not move with the load.
@@ -32,8 +34,19 @@ from match_startup import match_command, run_environment, trees_to_run
 
 # Run in the child: the CPU spent after the imports, printed as JSON on the last line of stderr.
 MEASURED = """
-import json, os, sys
+import json, os, sys, threading, time
+import concurrent.futures.thread as pool_threads
 from arbiter.cli import main
+# Each pool thread's own CPU, read as it ends (the store's is named arbiter-store_N). The pool starts its
+# threads on its module's `_worker`, looked up as each starts: no work is added while the games run.
+threads_cpu = {}
+pool_worker = pool_threads._worker
+def timed_worker(*args, **kwargs):
+    try:
+        pool_worker(*args, **kwargs)
+    finally:
+        threads_cpu[threading.current_thread().name] = time.thread_time()
+pool_threads._worker = timed_worker
 before = os.times()
 sys.argv = ["arbiter", *sys.argv[1:]]
 try:
@@ -42,14 +55,16 @@ except SystemExit as ended:
     if ended.code not in (None, 0):
         raise
 after = os.times()
-print(json.dumps({"user": after.user - before.user, "system": after.system - before.system}), file=sys.stderr)
+store = sum(cpu for name, cpu in threads_cpu.items() if name.startswith("arbiter-store"))
+print(json.dumps({"user": after.user - before.user, "system": after.system - before.system, "store": store}),
+      file=sys.stderr)
 """
 
 
 def one_run(
     tree: Path | None, engine: Path, games: int, concurrency: int, folder: Path
-) -> tuple[float, float, int]:
-    """(user seconds, system seconds, plies) of one match after its imports."""
+) -> tuple[float, float, float, int]:
+    """(user seconds, system seconds, the store thread's seconds, plies) of one match after its imports."""
     database = folder / "match.sqlite"
     database.unlink(missing_ok=True)
     env = run_environment(tree)
@@ -62,7 +77,7 @@ def one_run(
     spent = json.loads(errors.strip().splitlines()[-1])
     with sqlite3.connect(database) as db:
         plies = int(db.execute("SELECT count(*) FROM move").fetchone()[0])
-    return spent["user"], spent["system"], plies
+    return spent["user"], spent["system"], spent["store"], plies
 
 
 def main() -> None:
@@ -77,6 +92,7 @@ def main() -> None:
     trees = trees_to_run(args.compare)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start")
     per_ply: dict[str, list[tuple[float, float]]] = {label: [] for label in trees}
+    store_cpu: dict[str, list[tuple[float, float]]] = {label: [] for label in trees}  # per ply, per game
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         engine = compile_engine("instant_hub.c", folder)
@@ -84,8 +100,9 @@ def main() -> None:
             one_run(tree, engine, 2, args.concurrency, folder)  # writes the .pyc files: not counted
         for _ in range(args.runs):
             for label, tree in trees.items():
-                user, system, plies = one_run(tree, engine, args.games, args.concurrency, folder)
+                user, system, store, plies = one_run(tree, engine, args.games, args.concurrency, folder)
                 per_ply[label].append((1e6 * user / plies, 1e6 * system / plies))
+                store_cpu[label].append((1e6 * store / plies, 1e3 * store / args.games))
     for label, figures in per_ply.items():
         totals = sorted(user + system for user, system in figures)
         print(
@@ -94,6 +111,9 @@ def main() -> None:
             f"{statistics.median(s for _, s in figures):.0f}), fewest {totals[0]:.0f}, most {totals[-1]:.0f} "
             f"over {len(figures)} runs of {args.games} games at concurrency {args.concurrency}"
         )
+        ply = statistics.median(per_ply for per_ply, _ in store_cpu[label])
+        game = statistics.median(per_game for _, per_game in store_cpu[label])
+        print(f"  of which the store's thread: median {ply:.0f} µs a ply, {game:.2f} ms a game")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -5,6 +5,7 @@ not fail on speed); `docs/benchmarks.md` holds the measured ones."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -186,3 +187,7 @@ def test_match_cpu_benchmark_runs_a_match_of_this_tree_beside_another_checkout(t
     tree = BENCHMARKS.parent
     out = run_benchmark("match_cpu", "--runs", "1", "--games", "2", "--compare", str(tree), cwd=tmp_path)
     assert out.count("CPU per ply after the imports") == 2 and "over 1 runs of 2 games" in out
+    # The store's thread wrote both games: its CPU was read as it ended.
+    store_line = r"store's thread: median \d+ µs a ply, ([\d.]+) ms a game"
+    per_game = [float(ms) for ms in re.findall(store_line, out)]
+    assert len(per_game) == 2 and all(ms > 0 for ms in per_game)
