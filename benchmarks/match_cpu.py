@@ -111,9 +111,9 @@ def main() -> None:
             f"{statistics.median(s for _, s in figures):.0f}), fewest {totals[0]:.0f}, most {totals[-1]:.0f} "
             f"over {len(figures)} runs of {args.games} games at concurrency {args.concurrency}"
         )
-        ply = statistics.median(per_ply for per_ply, _ in store_cpu[label])
-        game = statistics.median(per_game for _, per_game in store_cpu[label])
-        print(f"  of which the store's thread: median {ply:.0f} µs a ply, {game:.2f} ms a game")
+        ply_us = statistics.median(share for share, _ in store_cpu[label])
+        game_ms = statistics.median(share for _, share in store_cpu[label])
+        print(f"  of which the store's thread: median {ply_us:.0f} µs a ply, {game_ms:.2f} ms a game")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

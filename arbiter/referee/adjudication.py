@@ -54,33 +54,28 @@ class ScoreAdjudicator:
             elif score <= -win.margin:
                 leader = mover.opponent
             previous, run = self._lead_run[mover]
-            self._lead_run[mover] = (leader, run + 1 if leader is not None and leader == previous else 1)
-            if leader is None:
-                self._lead_run[mover] = (None, 0)
+            run = 0 if leader is None else run + 1 if leader == previous else 1
+            self._lead_run[mover] = (leader, run)
             if not win.two_sided:
-                if leader == mover.opponent and self._lead_run[mover][1] >= win.moves:
+                if leader == mover.opponent and run >= win.moves:
                     return Verdict(
                         leader,
                         f"{mover.name.capitalize()}'s engine resigned: its last {win.moves} scores put "
                         f"it behind by at least {win.margin:g}",
                     )
-                return self._draw_verdict(plies)
-            white_view, black_view = self._lead_run[Color.WHITE], self._lead_run[Color.BLACK]
-            if (
-                white_view[0] is not None
-                and white_view[0] == black_view[0]
-                and min(white_view[1], black_view[1]) >= win.moves
-            ):
-                side = white_view[0]
-                return Verdict(
-                    side,
-                    f"both engines' last {win.moves} scores gave {side.name.capitalize()} "
-                    f"a lead of at least {win.margin:g}",
-                )
-        return self._draw_verdict(plies)
-
-    def _draw_verdict(self, plies: int) -> Verdict | None:
-        draw = self.draw
+            else:
+                white_view, black_view = self._lead_run[Color.WHITE], self._lead_run[Color.BLACK]
+                if (
+                    white_view[0] is not None
+                    and white_view[0] == black_view[0]
+                    and min(white_view[1], black_view[1]) >= win.moves
+                ):
+                    side = white_view[0]
+                    return Verdict(
+                        side,
+                        f"both engines' last {win.moves} scores gave {side.name.capitalize()} "
+                        f"a lead of at least {win.margin:g}",
+                    )
         if draw is not None and plies >= draw.min_plies and min(self._level_run.values()) >= draw.moves:
             return Verdict(None, f"both engines' last {draw.moves} scores were within ±{draw.margin:g}")
         return None
