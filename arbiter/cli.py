@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import inspect
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -84,7 +85,29 @@ def build_app(modules: Sequence[str] = COMMAND_MODULES) -> typer.Typer:
     application.callback()(_root)
     for name in modules:
         importlib.import_module(name).register(application)
+    flow_help(application)
     return application
+
+
+def flow_help(application: typer.Typer) -> None:
+    """Give every command taking its help from its docstring the docstring's paragraphs as single lines.
+
+    Typer keeps the line breaks of a help text's later paragraphs as written, so a paragraph wrapped to
+    the source's width came out ragged in an 80-column terminal; as one line, Typer wraps it to the
+    terminal's width.
+    """
+    for command in application.registered_commands:
+        if command.help is None and command.callback is not None and command.callback.__doc__:
+            command.help = flowed(command.callback.__doc__)
+    for group in application.registered_groups:
+        if group.typer_instance is not None:
+            flow_help(group.typer_instance)
+
+
+def flowed(text: str) -> str:
+    """``text`` with each paragraph (they are separated by blank lines) on one line."""
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(paragraph.split()) for paragraph in paragraphs)
 
 
 def modules_for(args: Sequence[str]) -> list[str]:
