@@ -54,7 +54,12 @@ class ScoreAdjudicator:
             elif score <= -win.margin:
                 leader = mover.opponent
             previous, run = self._lead_run[mover]
-            run = 0 if leader is None else run + 1 if leader == previous else 1
+            if leader is None:
+                run = 0
+            elif leader == previous:
+                run += 1
+            else:
+                run = 1
             self._lead_run[mover] = (leader, run)
             if not win.two_sided:
                 if leader == mover.opponent and run >= win.moves:
