@@ -45,7 +45,9 @@ class Timeouts(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     handshake: PositiveFloat = Field(10.0, description="`hub` to `wait` (DXP: until connected)")
-    ready: PositiveFloat = Field(30.0, description="`init` to `ready` (DXP: game request to acceptance)")
+    ready: PositiveFloat = Field(
+        30.0, description="`init` to `ready`, `new-game` to `pong` (DXP: game request to acceptance)"
+    )
     search: PositiveFloat = Field(600.0, description="a search when the caller gives no deadline")
     stop: PositiveFloat = Field(5.0, description="`stop` to `done`")
     ping: PositiveFloat = Field(5.0, description="`ping` to `pong`")

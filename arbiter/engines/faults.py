@@ -44,7 +44,7 @@ class HandshakeTimeout(EngineFault):
 
 
 class ReadyTimeout(EngineFault):
-    """No `ready` after `init` (or no DXP game acceptance) in time."""
+    """No `ready` after `init`, no `pong` after `new-game` (or no DXP game acceptance) in time."""
 
     kind = "ready_timeout"
 

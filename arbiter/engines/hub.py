@@ -234,8 +234,13 @@ class HubEngine(EngineClient):
     # -- play ---------------------------------------------------------------------------------------
 
     async def new_game(self) -> None:
+        """Start a game and wait until the engine has done what `new-game` asks (clearing its tables):
+        its clock starts at the first `go`, so that work must be over by then, not charged to a move."""
         await self._settle_search()
         self._send("new-game")
+        timeout = self.config.timeouts.ready
+        if await self._round_trip(timeout) is None:
+            raise self._fail(ReadyTimeout(self.name, f"no pong within {timeout:g} s after new-game and ping"))
 
     async def begin_search(
         self,

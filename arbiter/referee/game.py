@@ -27,6 +27,7 @@ observer hears of a move only once the next engine has been sent ``go``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from dataclasses import dataclass
@@ -251,12 +252,17 @@ class Referee:
         return record
 
     async def _start_engines(self) -> None:
-        for color, engine in self.engines.items():
-            try:
-                await engine.new_game()
-            except EngineFault as fault:
-                self._forfeit(color, fault)
+        # Both at once: each waits until its engine is ready for the game, and the two waits overlap.
+        colors = list(self.engines)
+        started = await asyncio.gather(
+            *(self.engines[color].new_game() for color in colors), return_exceptions=True
+        )
+        for color, outcome in zip(colors, started, strict=True):
+            if isinstance(outcome, EngineFault):
+                self._forfeit(color, outcome)
                 return
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     async def _turn(self) -> None:
         game = self.game
