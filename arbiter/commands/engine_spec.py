@@ -16,6 +16,7 @@ The keys are listed in ``SPEC_KEYS``.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from pydantic import ValidationError
 from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
-from arbiter.referee.timecontrol import from_cutechess
+from arbiter.referee.timecontrol import from_cutechess, with_margin
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT, bundled_command, validation_problems
 
 SPEC_KEYS: dict[str, str] = {
@@ -48,7 +49,8 @@ SPEC_KEYS: dict[str, str] = {
     "st": "seconds per move: the time control st=N",
     "depth": "a fixed depth: the time control depth=N",
     "nodes": "a fixed node count: the time control nodes=N",
-    "timemargin": "milliseconds a move may be late: the time control's margin",
+    "timemargin": "milliseconds a move may be late: the margin of the clock the engine plays under, its own "
+    "or the event's",
 }
 _LISTEN = {"engine": "engine_listens", "arbiter": "engine_connects"}
 
@@ -59,12 +61,21 @@ class EngineSpecError(ValueError):
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """An engine read from the command line: its configuration, and the bundled name or time control
-    that the caller handles."""
+    """An engine read from the command line: its configuration, and the bundled name, clock and time
+    margin that the caller handles."""
 
     config: EngineConfig
     bundled: str | None = None
     time_control: str | None = None
+    """The engine's own clock (tc=, st=, depth=, nodes=), if it has one."""
+    time_margin: float | None = None
+    """Its timemargin= in seconds, if given."""
+
+    def control_played(self, event_control: str) -> str:
+        """The time control the engine plays under: its own clock, or else ``event_control``, with its
+        own margin. As in cutechess-cli, timemargin is the engine's whichever option gives its clock."""
+        clock = self.time_control or event_control
+        return clock if self.time_margin is None else with_margin(clock, self.time_margin)
 
     def entry(self) -> dict[str, Any]:
         """The engine as a tournament file's `[[engines]]` entry (the stored configuration)."""
@@ -209,7 +220,7 @@ def _build(
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
         raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
-    return EngineSpec(config, bundled, _time_control(fields))
+    return EngineSpec(config, bundled, _time_control(fields), _time_margin(fields))
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
@@ -227,7 +238,7 @@ def default_engine_name(command: list[str]) -> str:
 
 
 def _time_control(fields: dict[str, list[str]]) -> str | None:
-    """The time control the tc=, st=, depth=, nodes= and timemargin= settings give, if any."""
+    """The engine's own clock the tc=, st=, depth= and nodes= settings give, if any."""
     text = _one(fields, "tc")
     limit = None
     for key in ("st", "depth", "nodes"):
@@ -235,13 +246,21 @@ def _time_control(fields: dict[str, list[str]]) -> str | None:
             limit = text = f"{key}={value}"
     if text is not None and limit is None:
         text = _cutechess_clock(text)
-    margin = _one(fields, "timemargin")
-    if margin is not None and text is not None:
-        try:
-            text += f" margin={float(margin) / 1000:g}"
-        except ValueError:
-            raise EngineSpecError(f"timemargin={margin!r} is not a number of milliseconds") from None
     return text
+
+
+def _time_margin(fields: dict[str, list[str]]) -> float | None:
+    """The timemargin= setting (milliseconds) in seconds, if given."""
+    text = _one(fields, "timemargin")
+    if text is None:
+        return None
+    try:
+        milliseconds = float(text)
+    except ValueError:
+        milliseconds = math.nan
+    if not (math.isfinite(milliseconds) and milliseconds >= 0):
+        raise EngineSpecError(f"timemargin={text!r} is not a number of milliseconds (0 or more)")
+    return milliseconds / 1000
 
 
 def _cutechess_clock(text: str) -> str:

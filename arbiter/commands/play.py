@@ -239,8 +239,13 @@ def play_command(
         )
         specs = command_line_engines([engine_a, engine_b], variant_names=variant_name, debug=debug)
         first, second = (spec.config for spec in specs)
-        # An engine's own tc= is its clock (cutechess -engine tc=); --tc is the other's.
-        own = {spec.config.name: parse_time_control(spec.time_control) for spec in specs if spec.time_control}
+        # An engine's own tc= is its clock (cutechess -engine tc=); --tc is the other's. Its timemargin=
+        # is the margin of whichever it plays under.
+        own = {
+            spec.config.name: parse_time_control(played)
+            for spec in specs
+            if (played := spec.control_played(tc)) != tc
+        }
         setup = GameSetup(
             variant=rules_variant.id,
             time_control=control,

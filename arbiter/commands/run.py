@@ -236,19 +236,7 @@ def match_command(
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
-        time_control = (
-            tc
-            if tc is not None
-            else next(  # an empty --tc is refused, not defaulted
-                (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
-            )
-        )
-        # An engine's own tc= (cutechess -engine tc=) is its clock; the others play under the event's.
-        own_controls = {
-            spec.config.name: spec.time_control
-            for spec in specs
-            if spec.time_control is not None and spec.time_control != time_control
-        }
+        time_control, own_controls = _match_controls(tc, specs)
         entries = [spec.entry() for spec in specs]
         sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
         draw = _score_moves(draw_adjudication, "--adjudicate-draw", least_score=0)
@@ -324,6 +312,27 @@ def _match_engines(
             merged.append(words + [w for w in each_words if w.partition("=")[0] not in own])
         return command_line_engines(merged, variant_names=variant_names, debug=debug)
     return command_line_engines(list(texts), variant_names=variant_names, debug=debug)
+
+
+def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[str, str]]:
+    """The event's time control, and the engines that play under another one, by name.
+
+    An engine's own tc= (cutechess -engine tc=) is its clock; the others play under --tc, or without
+    it the first engine's own clock. Each engine's timemargin= is the margin of the clock it plays
+    under; when both play under one control (an --each timemargin= on --tc's clock), that is the
+    event's.
+    """
+    clock = (
+        tc
+        if tc is not None
+        else next(  # an empty --tc is refused, not defaulted
+            (spec.time_control for spec in specs if spec.time_control), "acf scale=0.01"
+        )
+    )
+    played = {spec.config.name: spec.control_played(clock) for spec in specs}
+    shared = set(played.values())
+    event = shared.pop() if len(shared) == 1 else clock
+    return event, {name: control for name, control in played.items() if control != event}
 
 
 def _spec_words(text: str) -> list[str]:

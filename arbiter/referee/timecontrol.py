@@ -322,6 +322,13 @@ def from_cutechess(text: str) -> str:
     return text[2:] if text.startswith("0/") else text
 
 
+def with_margin(text: str, seconds: float) -> str:
+    """Time-control text with the margin ``seconds`` in place of any ``margin=`` it gives: a player's
+    own margin (cutechess-cli's ``timemargin``, set per engine) outranks the control's."""
+    kept = [token for token in text.split() if not token.lower().startswith("margin=")]
+    return " ".join([*kept, f"margin={_number(seconds)}"] if seconds else kept)
+
+
 def parse_time_control(text: str) -> TimeControl:
     """Parse time-control text (see the module docstring); raise ``TimeControlError`` when malformed."""
     return _parsed(text)

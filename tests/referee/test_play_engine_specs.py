@@ -100,6 +100,14 @@ def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -
     assert "time control depth=1 (White), st=0.5 (Black)" in result.stdout  # random moves first: Black
 
 
+def test_an_engine_s_timemargin_replaces_the_margin_of_the_tc_it_plays_under() -> None:
+    args = ["play", "--no-board", "--tc", "st=0.5 margin=0.2", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, "cmd=random timemargin=1500", "cmd=greedy timemargin=0"])
+    assert result.exit_code == 0, result.output + result.stderr
+    # random moves first: Black
+    assert "time control st=0.5 (White), st=0.5 margin=1.5 (Black)" in result.stdout
+
+
 def test_an_engine_whose_settings_do_not_fit_together_is_told_in_the_validator_s_own_words() -> None:
     result = runner.invoke(app, ["play", "cmd=./engine proto=dxp port=27531 option.hash=16", "random"])
     assert result.exit_code == 2

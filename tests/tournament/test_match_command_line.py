@@ -13,6 +13,7 @@ import pytest
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate, translate_command_line
 from arbiter.commands.engine_spec import EngineSpecError, command_line_engines
+from arbiter.referee.record import Termination
 from arbiter.store import TournamentStore
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
@@ -132,6 +133,12 @@ def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> No
     assert spec.time_control == "depth=3"
     with pytest.raises(EngineSpecError, match="tc=inf: an engine with no clock needs a limit of its own"):
         command_line_engines(["cmd=random tc=inf", "greedy"])
+
+
+@pytest.mark.parametrize("margin", ["-5", "soon", "inf"])
+def test_a_timemargin_that_is_no_count_of_milliseconds_is_refused_by_name(margin: str) -> None:
+    with pytest.raises(EngineSpecError, match=f"timemargin='{margin}' is not a number of milliseconds"):
+        command_line_engines([f"cmd=random timemargin={margin}", "greedy"])
 
 
 def test_a_cutechess_command_line_plays_the_match_it_describes(tmp_path: Path) -> None:
@@ -429,6 +436,35 @@ def test_each_engine_plays_under_its_own_time_control_when_given_one(tmp_path: P
     assert controls == {
         ("random", "st=0.2 (White), depth=1 (Black)"),
         ("greedy", "depth=1 (White), st=0.2 (Black)"),
+    }
+
+
+def test_an_engine_s_timemargin_is_the_margin_of_the_clock_it_plays_under(tmp_path: Path) -> None:
+    # Its third move comes 0.4 s after go: lost under st=0.3 alone, played within a 500 ms margin.
+    late = f"cmd={sys.executable} arg={ENGINES / 'scripted_player.py'} arg=--late-at arg=3 arg=--late arg=0.4"
+    other = f"cmd={sys.executable} arg={ENGINES / 'scripted_player.py'} name=Other"
+    common = ["--tc", "st=0.3", "--games", "1", "--max-plies", "8"]
+    engine = arbiter(
+        "match", *common, "--engine", f"{late} name=Late timemargin=500", "--engine", other,
+        "--db", "engine.sqlite", cwd=tmp_path,
+    )  # fmt: skip
+    each = arbiter(
+        "match", *common, "--engine", f"{late} name=Late", "--engine", other, "--each", "timemargin=500",
+        "--db", "each.sqlite", cwd=tmp_path,
+    )  # fmt: skip
+    stored = {}
+    for result, database in ((engine, "engine.sqlite"), (each, "each.sqlite")):
+        assert result.returncode == 0, result.stdout + result.stderr
+        with TournamentStore.open(tmp_path / database, create=False) as store:
+            (info,) = store.tournaments()
+            config = info.config()
+            stored[database] = (config["time_control"], config["time_controls"])
+            (game,) = store.games(info.id)
+        assert game.record.outcome is not None
+        assert game.record.outcome.termination is Termination.MAX_LENGTH, game.record.outcome.reason
+    assert stored == {
+        "engine.sqlite": ("st=0.3", {"Late": "st=0.3 margin=0.5"}),
+        "each.sqlite": ("st=0.3 margin=0.5", {}),  # both engines play under it: it is the event's
     }
 
 
