@@ -11,6 +11,7 @@ from arbiter.engines.config import EngineConfig
 from arbiter.engines.dxp_clock import announced_minutes
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import ClockStages, FixedMoveTime, TimeControl
+from arbiter.rules import Color
 
 
 def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
@@ -40,16 +41,18 @@ def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
 
 
 def dxp_margin(config: EngineConfig, control: TimeControl) -> float | None:
-    """The time margin of a DXP engine (None: the control's, for other engines)."""
+    """The time margin of a DXP engine playing under ``control``, its own time control (None: the
+    control's, for other engines)."""
     if config.protocol != "dxp":
         return None
     return max(control.margin, config.dxp.margin)
 
 
 def with_dxp_margins(setup: GameSetup, white: EngineConfig, black: EngineConfig) -> GameSetup:
-    """The setup with the DXP margin of each side played by a DXP engine (others keep the control's)."""
-    white_margin = dxp_margin(white, setup.time_control)
-    black_margin = dxp_margin(black, setup.time_control)
+    """The setup with the DXP margin of each side played by a DXP engine (others keep the control's).
+    Each side's margin= is its own control's: an engine may play under another than the game's."""
+    white_margin = dxp_margin(white, setup.control_for(Color.WHITE))
+    black_margin = dxp_margin(black, setup.control_for(Color.BLACK))
     if white_margin is None and black_margin is None:
         return setup
     return replace(

@@ -44,3 +44,14 @@ def test_dxp_engines_get_the_default_margin_and_others_keep_the_controls() -> No
     assert with_dxp_margins(wider, DXP, HUB).white_margin == 3.0
     own = DXP.model_copy(update={"dxp": DxpSettings(margin=0.25)})
     assert with_dxp_margins(setup, own, HUB).white_margin == 0.25
+
+
+def test_a_dxp_engine_s_own_time_control_gives_its_margin_not_the_game_s() -> None:
+    # White plays under its own control (an engine's tc= and timemargin=); Black under the game's.
+    setup = GameSetup(
+        variant="international",
+        time_control=parse_time_control("st=1"),
+        white_time_control=parse_time_control("st=1 margin=3"),
+    )
+    played = with_dxp_margins(setup, DXP, DXP)
+    assert (played.white_margin, played.black_margin) == (3.0, DEFAULT_DXP_MARGIN)

@@ -93,6 +93,29 @@ def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_th
     assert "Result: 1-1  Draw: the game reached the limit of 2 plies  (2 plies)" in result.stdout
 
 
+def test_a_dxp_engine_s_timemargin_outranks_the_one_second_dxp_margin() -> None:
+    # The engine never moves: it loses when its own margin of 3 s is over, not DXP's default of 1 s.
+    follower = shlex.join(
+        [
+            f"cmd={sys.executable}",
+            f"arg={ENGINES / 'dxp_follower.py'}",
+            "arg=--listen",
+            "arg={port}",
+            "arg=--hang-at",
+            "arg=1",
+            "proto=dxp",
+            "listen=engine",
+            "name=D",
+            "timemargin=3000",
+        ]
+    )
+    args = ["play", "--no-board", "-v", "international", "--tc", "st=1", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, follower, "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "time control st=1 margin=3 (White), st=1 (Black)" in result.stdout
+    assert "White lost on time: no move came (4.000 s allowed)" in result.stdout
+
+
 def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -> None:
     args = ["play", "--no-board", "--tc", "depth=1", "--max-plies", "2"]
     result = runner.invoke(app, [*args, "cmd=random tc=st=0.5", "greedy"])
