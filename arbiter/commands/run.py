@@ -30,6 +30,7 @@ from arbiter.commands.standings import (
     standings_table,
 )
 from arbiter.engines import EngineConfig, EngineIdentity
+from arbiter.referee.timecontrol import TimeControlError, parse_time_control
 from arbiter.running import event_loop
 from arbiter.running.preflight import (
     PreflightError,
@@ -236,6 +237,8 @@ def match_command(
     """
     try:
         specs = _match_engines(first, second, engine, each, variant_name, debug)
+        if tc is not None:
+            _refuse_unplayed_tc(tc, specs, each)
         time_control, own_controls = _match_controls(tc, specs)
         entries = [spec.entry() for spec in specs]
         sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
@@ -333,6 +336,36 @@ def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[
     shared = set(played.values())
     event = shared.pop() if len(shared) == 1 else clock
     return event, {name: control for name, control in played.items() if control != event}
+
+
+# The engine settings that give it a clock of its own.
+_CLOCK_KEYS = ("tc", "st", "depth", "nodes")
+
+
+def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: str | None) -> None:
+    """Refuse a --tc that neither engine would play under, as each has a clock of its own (from --each
+    or its own settings): the event would be stored and shown under a clock no game was played under."""
+    if any(spec.time_control is None or _same_clock(spec.time_control, tc) for spec in specs):
+        return
+    each_clock = [word for word in _spec_words(each or "") if word.partition("=")[0] in _CLOCK_KEYS]
+    if each_clock:
+        raise ValueError(
+            f"--tc {tc!r} and --each {' '.join(each_clock)} disagree: the engines would play under "
+            "--each's clock and none under --tc's; give the clock once (--each tc= alone, as in "
+            "cutechess-cli, or --tc alone)"
+        )
+    raise ValueError(
+        f"--tc {tc!r} is played by neither engine: both have a clock of their own "
+        f"({', '.join(f'{key}=' for key in _CLOCK_KEYS)}); leave --tc out"
+    )
+
+
+def _same_clock(first: str, second: str) -> bool:
+    """Whether two time-control texts say the same (as written, when either cannot be read)."""
+    try:
+        return parse_time_control(first) == parse_time_control(second)
+    except TimeControlError:
+        return first == second
 
 
 def _spec_words(text: str) -> list[str]:

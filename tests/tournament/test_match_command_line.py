@@ -468,6 +468,30 @@ def test_an_engine_s_timemargin_is_the_margin_of_the_clock_it_plays_under(tmp_pa
     }
 
 
+def test_a_tc_that_neither_engine_would_play_under_is_refused_naming_both_options(tmp_path: Path) -> None:
+    # cutechess-cli's -each tc= is the clock: a different --tc beside it would be the event's on record
+    # while every game is played under --each's.
+    each = arbiter("match", "random", "greedy", "--tc", "acf scale=0.01", "--each", "tc=60+1", cwd=tmp_path)
+    assert each.returncode == 2
+    assert each.stderr.startswith("error: --tc 'acf scale=0.01' and --each tc=60+1 disagree")
+    own = arbiter(
+        "match", "--engine", "cmd=random tc=10", "--engine", "cmd=greedy st=1", "--tc", "60", cwd=tmp_path
+    )  # fmt: skip
+    assert own.returncode == 2
+    assert own.stderr.startswith("error: --tc '60' is played by neither engine: both have a clock of")
+    assert "Traceback" not in each.stderr + own.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+    # The same clock twice, in cutechess-cli's minutes and seconds, is one clock.
+    same = arbiter(
+        "match", "random", "greedy", "--tc", "1+0.1", "--each", "tc=0:01+0.1", "--games", "1",
+        "--max-plies", "2", cwd=tmp_path,
+    )  # fmt: skip
+    assert same.returncode == 0, same.stdout + same.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        assert (info.config()["time_control"], info.config()["time_controls"]) == ("1+0.1", {})
+
+
 def test_a_match_whose_engines_cannot_be_started_for_its_games_exits_with_an_error(tmp_path: Path) -> None:
     # Both engines pass the check before the games, then never start again: no game can be played, so
     # the run is no finished event for a script reading its exit code; running it again retries them.
