@@ -129,6 +129,29 @@ def ending_words(end: GameEnd, to_move: Color) -> str:
     return f"by the {end.rule}"
 
 
+def _lateness(elapsed: float | None, allowed: float | None) -> str:
+    """How a move lost on the clock ended, against its allowance: "its move came after 0.0104 s
+    (0.010 s allowed)", or "no move came (0.300 s allowed)"."""
+    if elapsed is None:
+        return "no move came" if allowed is None else f"no move came ({allowed:.3f} s allowed)"
+    if allowed is None:
+        return f"its move came after {elapsed:.3f} s"
+    took, allowance = seconds_told_apart(elapsed, allowed)
+    return f"its move came after {took} s ({allowance} s allowed)"
+
+
+def seconds_told_apart(taken: float, limit: float) -> tuple[str, str]:
+    """Two durations (seconds) as text, with as many decimals as it takes to tell them apart, from 3
+    (milliseconds) to 6: a move 0.4 ms late must not read as having taken just its allowance. Both
+    are rounded alike, so the order shows; the limit drops the zeros past the third decimal (0.010)."""
+    for decimals in range(3, 7):
+        taken_text, limit_text = f"{taken:.{decimals}f}", f"{limit:.{decimals}f}"
+        if taken_text != limit_text:
+            break
+    whole, _, fraction = limit_text.partition(".")
+    return taken_text, f"{whole}.{fraction[:3]}{fraction[3:].rstrip('0')}"
+
+
 def engine_info(info: Info) -> EngineInfo:
     """An engine's last ``info`` as its move's record keeps it (``Info`` holds typed values already)."""
     return EngineInfo.trusted(
@@ -370,7 +393,7 @@ class Referee:
                     return None
         except EngineFault as fault:
             if turn.time_called:
-                self._note_time_call(turn, "no move came")
+                self._note_time_call(turn, None)
                 self._note_turn_warnings(turn)
             self._forfeit(turn.color, fault)
             return None
@@ -382,7 +405,7 @@ class Referee:
     async def _no_move_by_deadline(self, turn: _Turn) -> None:
         """The last deadline passed with no move: the game is lost on the clock."""
         if turn.time_called:
-            self._note_time_call(turn, "no move came")
+            self._note_time_call(turn, None)
         outcome = self.clocks[turn.color].expire()
         with contextlib.suppress(EngineFault):
             await turn.handle.stop()  # leave the engine ready for its next game
@@ -393,7 +416,7 @@ class Referee:
         outcome = self.clocks[color].finish_move(result.elapsed)
         # A move measured past the limit counts as called even if it came before ``stop`` was sent.
         if turn.time_called or outcome.time_called:
-            self._note_time_call(turn, f"the move came after {outcome.elapsed:.3f} s")
+            self._note_time_call(turn, outcome.elapsed)
         if outcome.loss is not None:
             self._clock_forfeit(turn, outcome, result)
             return
@@ -511,27 +534,30 @@ class Referee:
         self.engines[turn.color].distrust("no move by its deadline" if result is None else "a late move")
         self._note_turn_warnings(turn)
         name = color_name(turn.color)
-        late = "no move came" if result is None else f"its move came after {outcome.elapsed:.3f} s"
+        allowed = None if budget.forfeit_at is None else budget.forfeit_at - budget.started_at
+        late = _lateness(None if result is None else outcome.elapsed, allowed)
         if outcome.loss is ClockLoss.IMPROPER_DELAY:
-            assert budget.jump_limit is not None and budget.forfeit_at is not None
-            allowed = budget.forfeit_at - budget.started_at
+            assert budget.jump_limit is not None
             reason = (
                 f"{name} lost for improper delay: Time was called at the jump limit of "
-                f"{budget.jump_limit:.3f} s and {late} ({allowed:.3f} s allowed)"
+                f"{budget.jump_limit:.3f} s and {late}"
             )
             self._end(turn.color.opponent, Termination.IMPROPER_DELAY, reason)
             return
-        allowed_text = ""
-        if budget.forfeit_at is not None:
-            allowed_text = f" ({budget.forfeit_at - budget.started_at:.3f} s allowed)"
-        self._end(turn.color.opponent, Termination.TIME_FORFEIT, f"{name} lost on time: {late}{allowed_text}")
+        self._end(turn.color.opponent, Termination.TIME_FORFEIT, f"{name} lost on time: {late}")
 
-    def _note_time_call(self, turn: _Turn, what_followed: str) -> None:
-        """Record "Time", called at the jump limit, as a warning of the move."""
-        if turn.budget.jump_limit is not None:
-            turn.warnings.append(
-                f"{TIME_CALL_PREFIX} at the jump limit of {turn.budget.jump_limit:.3f} s; {what_followed}"
-            )
+    def _note_time_call(self, turn: _Turn, elapsed: float | None) -> None:
+        """Record "Time", called at the jump limit, as a warning of the move (``elapsed``: when the
+        move came, None if none did)."""
+        limit = turn.budget.jump_limit
+        if limit is None:
+            return
+        if elapsed is None:
+            limit_text, followed = f"{limit:.3f}", "no move came"
+        else:
+            took, limit_text = seconds_told_apart(elapsed, limit)
+            followed = f"the move came after {took} s"
+        turn.warnings.append(f"{TIME_CALL_PREFIX} at the jump limit of {limit_text} s; {followed}")
 
     def _note_turn_warnings(self, turn: _Turn) -> None:
         """Warnings of a move that was never played go to the game's own warnings."""
