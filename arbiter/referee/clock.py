@@ -31,7 +31,8 @@ How time is kept (one ``PlayerClock`` per side):
   as above) with the moves left in the period, capped by the jump limit when one applies, so an engine
   that manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit> inc=0``:
   this one move must be made within that time, the increment not on top of it. When the main clock is
-  at or below the jump limit, the engine is told the clock and the moves left as usual.
+  at or below the jump limit, the engine is told the clock and the moves left as usual. An engine that
+  cannot be told a jump limit (DXP: its game request announces the clock once) is told the main clock.
 """
 
 from __future__ import annotations
@@ -131,11 +132,17 @@ class PlayerClock:
     duration when its move arrives, or ``expire`` when ``forfeit_at`` passed without one.
     """
 
-    def __init__(self, control: TimeControl, margin: float | None = None) -> None:
+    def __init__(
+        self, control: TimeControl, margin: float | None = None, *, tell_jump_limits: bool = True
+    ) -> None:
+        """``tell_jump_limits`` False: the engine is told the main clock on a capture too, for an engine
+        that cannot be told a jump limit (a DXP game request announces one clock, for the whole game);
+        the jump limits and their deadlines apply all the same."""
         self.control = control
         self.margin = control.margin if margin is None else margin
         if self.margin < 0:
             raise ValueError("the time margin cannot be negative")
+        self._tell_jump_limits = tell_jump_limits
         self._remaining: float | None = None
         self._periods = 0  # completed periods of a staged clock
         self._moves_in_period = 0
@@ -220,6 +227,7 @@ class PlayerClock:
             one_way, several_ways, grace = limits
             jump_limit = one_way if jump.capture_moves == 1 else several_ways
 
+        told_limit = jump_limit if self._tell_jump_limits else None
         told: Level
         main_limit: float | None
         available: float | None = None  # the staged clock for this move, its increment credited
@@ -229,9 +237,9 @@ class PlayerClock:
             available = before + increment
             self._remaining = main_limit = available
             # Figures of the clock's own, from a validated control: the level is made without checks.
-            if jump_limit is not None and jump_limit < available:
+            if told_limit is not None and told_limit < available:
                 # The truthful budget: this one move is due within the jump limit, increment and all.
-                told = Clock.trusted(jump_limit, 1, 0.0)
+                told = Clock.trusted(told_limit, 1, 0.0)
             else:
                 moves = self._period_moves
                 if moves is not None:
@@ -242,8 +250,8 @@ class PlayerClock:
             main_limit = self._move_time  # ``st=``; None for ``depth=`` and ``nodes=``
             assert self._fixed is not None
             told = self._fixed
-            if main_limit is not None and jump_limit is not None:
-                told = MoveTime(min(main_limit, jump_limit))
+            if main_limit is not None and told_limit is not None:
+                told = MoveTime(min(main_limit, told_limit))
 
         main_deadline = None if main_limit is None else main_limit + self.margin
         call_after: float | None = None

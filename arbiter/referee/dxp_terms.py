@@ -34,6 +34,8 @@ def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
             notes.append("DXP cannot announce the increment: the engine is not told of it")
         if len(base.stages) > 1:
             notes.append("DXP announces only the first period of the clock")
+        if control.jump_limits is not None:
+            notes.append("DXP cannot announce the jump limits: the engine is held to them without being told")
         return None, "; ".join(notes) or None
     if isinstance(base, FixedMoveTime):
         return None, "DXP cannot announce a time per move: the engine is told its configured dxp minutes"

@@ -212,9 +212,15 @@ class Referee:
         self.setup = setup
         self.prepared = setup.prepare()
         self.engines = {Color.WHITE: white, Color.BLACK: black}
+        # DXP announces one clock for the game, at its request: a jump limit told as the first move's
+        # level would be announced as the game's clock.
         self.clocks = {
-            Color.WHITE: PlayerClock(setup.control_for(Color.WHITE), setup.white_margin),
-            Color.BLACK: PlayerClock(setup.control_for(Color.BLACK), setup.black_margin),
+            Color.WHITE: PlayerClock(
+                setup.control_for(Color.WHITE), setup.white_margin, tell_jump_limits=white.protocol != "dxp"
+            ),
+            Color.BLACK: PlayerClock(
+                setup.control_for(Color.BLACK), setup.black_margin, tell_jump_limits=black.protocol != "dxp"
+            ),
         }
         self.game = Game(self.prepared.variant, self.prepared.start)
         self.observer = observer if observer is not None else GameObserver()

@@ -50,6 +50,20 @@ def test_the_clock_tells_the_engine_its_level_in_the_engine_layers_terms(
     assert budget.told == told and type(budget.told) is type(told)
 
 
+def test_an_engine_that_cannot_be_told_a_jump_limit_is_told_the_main_clock_and_still_held_to_it() -> None:
+    # A DXP engine: its game request announces the first level as the game's clock.
+    told = PlayerClock(parse_time_control("acf scale=0.01"))
+    untold = PlayerClock(parse_time_control("acf scale=0.01"), tell_jump_limits=False)
+    capped, main = told.start_move(0.0, ONE_WAY), untold.start_move(0.0, ONE_WAY)
+    assert main.told == Clock(time=36.0, moves=30, inc=0.0)
+    assert (main.jump_limit, main.time_call_at, main.forfeit_at) == (
+        capped.jump_limit,
+        capped.time_call_at,
+        capped.forfeit_at,
+    )
+    assert untold.finish_move(1.3).loss is ClockLoss.IMPROPER_DELAY
+
+
 def test_a_move_time_capped_by_a_jump_limit_is_capped_for_that_move_only() -> None:
     player = PlayerClock(parse_time_control("st=100 jump"))
     assert player.start_move(0.0, ONE_WAY).told == MoveTime(60.0)

@@ -30,6 +30,8 @@ def test_a_clock_under_a_minute_is_refused_and_what_dxp_cannot_say_is_warned_abo
     )
     _, warning = dxp_time_problem(parse_time_control("fmjd"))
     assert warning == "DXP announces only the first period of the clock"
+    _, warning = dxp_time_problem(parse_time_control("acf"))
+    assert warning == "DXP cannot announce the jump limits: the engine is held to them without being told"
     for control in ("st=1", "depth=5"):
         problem, warning = dxp_time_problem(parse_time_control(control))
         assert problem is None and warning is not None and "DXP cannot announce" in warning

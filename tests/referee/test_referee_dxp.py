@@ -51,3 +51,16 @@ def test_a_dxp_engine_plays_through_captures_after_an_opening(tmp_path: Path) ->
     assert request["start"] == "B" and str(request["position"]).startswith("W")
     relayed = [message for message in received if message["type"] == "M"]
     assert [(message["from"], message["to"]) for message in relayed] == [(14, 23), (23, 32), (10, 14)]
+
+
+def test_a_dxp_game_request_announces_the_main_clock_when_the_first_move_is_a_capture(tmp_path: Path) -> None:
+    messages = tmp_path / "dxp.jsonl"
+    setup = game_setup(
+        "fmjd scale=0.05 jump", variant="international", fen="W:W28,45:B23,5", rules=RefereeRules(max_plies=2)
+    )
+    record = play(setup, dxp_follower(messages, "28x19x23"), scripted("black"))
+    assert record.outcome is not None and record.outcome.termination is Termination.MAX_LENGTH
+    assert record.moves[0].hub == "28x19x23"
+    request = json.loads(messages.read_text().splitlines()[0])
+    # 7200 s x 0.05 for 50 moves: 6 minutes, not the jump limit's 3 s for one move (0 minutes).
+    assert (request["type"], request["minutes"], request["moves"]) == ("R", 6, 50)
