@@ -41,7 +41,8 @@ def ratings_command(
 
     An engine is the same across tournaments if its name and announced identity are the same.
 
-    Intervals take the two games of an opening pair together.
+    Intervals take the two games of an opening pair together; with virtual draws (--prior) they are
+    BayesElo's, from the model with the virtual draws in it.
     """
     try:
         collected = collect_games(databases)

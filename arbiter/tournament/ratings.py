@@ -13,7 +13,11 @@ are correlated through their opening), and it counts the draws for what they are
 For two players it gives exactly the trinomial or pentanomial interval of their score, turned into Elo.
 
 A player who won (or lost) every game against the rest has no finite maximum-likelihood rating. Then,
-as BayesElo does, each pair of players who met counts `prior` virtual draws more.
+as BayesElo does, each pair of players who met counts `prior` virtual draws more, and the intervals
+are BayesElo's too: from the posterior's covariance H^-1, H the information of the likelihood with the
+virtual draws in it. The sandwich would not do there: its J counts the real games only, which after a
+perfect score the fit nearly predicts, so it would give an interval of almost no width however few
+the games. The model's H^-1 takes every game as independent, a draw as half a win and half a loss.
 """
 
 from __future__ import annotations
@@ -245,8 +249,28 @@ def _covariance(
     prior: float,
     ratings: list[float],
 ) -> list[list[float]]:
-    """The sandwich covariance of the ratings with player 0 held at 0, as an n x n matrix."""
+    """The covariance of the ratings with player 0 held at 0, as an n x n matrix: with virtual draws
+    the posterior's H^-1, as BayesElo has it; without, the sandwich H^-1 J H^-1."""
     _, information = _gradient_and_information(n, _terms(games, index, pairs, prior), ratings)
+    inverse = _inverse([row[1:] for row in information[1:]])
+    if prior > 0.0:
+        # Not the sandwich: J would count the real games only, and after a perfect score their
+        # contributions are all but 0, so would the interval be, while H holds the virtual draws.
+        reduced = inverse
+    else:
+        reduced = _product(_product(inverse, _spread(n, games, index, ratings)), inverse)
+    full = [[0.0] * n for _ in range(n)]
+    for a in range(n - 1):
+        for b in range(n - 1):
+            full[a + 1][b + 1] = reduced[a][b]
+    return full
+
+
+def _spread(
+    n: int, games: Sequence[RatedGame], index: dict[str, int], ratings: list[float]
+) -> list[list[float]]:
+    """J of the sandwich: the sum over units (a game, or both games of a pair) of the outer product of
+    their score contributions, without player 0 (held at 0)."""
     # Each unit's score contribution touches only its players: kept sparse, {player: value}.
     units: dict[Hashable, dict[int, float]] = {}
     for number, game in enumerate(games):
@@ -262,13 +286,7 @@ def _covariance(
             for b, ub in contribution.items():
                 if a and b:  # player 0 is held at 0
                     spread[a - 1][b - 1] += ua * ub
-    inverse = _inverse([row[1:] for row in information[1:]])
-    middle = _product(_product(inverse, spread), inverse)
-    full = [[0.0] * n for _ in range(n)]
-    for a in range(n - 1):
-        for b in range(n - 1):
-            full[a + 1][b + 1] = middle[a][b]
-    return full
+    return spread
 
 
 def _check_connected(players: list[str], games: Sequence[RatedGame]) -> None:

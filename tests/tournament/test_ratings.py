@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbiter.tournament.ratings import RatedGame, RatingError, expected_score, fit_ratings
+from arbiter.tournament.ratings import RatedGame, Rating, RatingError, expected_score, fit_ratings
 from arbiter.tournament.stats import score_to_elo
 
 C = math.log(10) / 400
@@ -133,6 +133,33 @@ def test_a_player_who_won_every_game_gets_a_finite_rating_from_virtual_draws() -
     with pytest.raises(RatingError, match="would be infinite"):
         fit_ratings(games, prior=0.0)
     assert fit_ratings(THREE).prior == 0.0
+
+
+@pytest.mark.parametrize("wins", [3, 5, 10, 24, 100, 1000])
+def test_the_interval_of_straight_wins_reaches_below_their_exact_lower_bound(wins: int) -> None:
+    # Clopper-Pearson: the lowest expected score p at which `wins` wins in a row still have a 2.5 %
+    # chance is p^wins = 0.025; no 95 % interval of the difference may start above p's Elo.
+    exact = 0.025 ** (1 / wins)
+    winner = fit_ratings(games_of("A", "B", wins, 0, 0), anchor="B").ratings[0]
+    assert winner.lower <= 400 * math.log10(exact / (1 - exact))
+
+
+def test_the_interval_of_straight_wins_is_the_posterior_s_and_keeps_its_width() -> None:
+    # n wins and one virtual draw: the expected score at the fit is e = (n + 1/2) / (n + 1), and the
+    # posterior's information C^2 (n + 1) e (1 - e) tends to C^2 / 2, so the error to sqrt(2) / C.
+    for wins in (5, 24, 1000):
+        e = (wins + 0.5) / (wins + 1)
+        winner = fit_ratings(games_of("A", "B", wins, 0, 0), anchor="B").ratings[0]
+        assert winner.error == pytest.approx(1 / (C * math.sqrt((wins + 1) * e * (1 - e))), rel=1e-6)
+        assert winner.margin > Z95 * math.sqrt(2) / C
+    five, twenty_four = (fit_ratings(games_of("A", "B", n, 0, 0), anchor="B").ratings[0] for n in (5, 24))
+    assert shown(five) == (416.6, -86.4, 919.5)
+    assert shown(twenty_four) == (676.1, 189.7, 1162.5)
+
+
+def shown(row: Rating) -> tuple[float, float, float]:
+    """A rating and its interval to the tenth, as the docs quote them."""
+    return round(row.rating, 1), round(row.lower, 1), round(row.upper, 1)
 
 
 def test_players_who_never_met_cannot_be_rated_together() -> None:
