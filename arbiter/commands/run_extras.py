@@ -18,7 +18,7 @@ from arbiter.referee.record import GameRecord, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
-from arbiter.tournament.stats import elo_from_wdl
+from arbiter.tournament.stats import EloEstimate, elo_from_wdl
 
 if TYPE_CHECKING:
     from arbiter.tournament.sprt_status import SprtStatus
@@ -88,12 +88,19 @@ class MatchProgress:
             )
             estimate = elo_from_wdl(self.wins, self.draws, self.losses)
             elo = f"{round(estimate.elo) or 0:+d}" if math.isfinite(estimate.elo) else f"{estimate.elo:+}"
-            margin = f" ±{estimate.margin:.0f}" if math.isfinite(estimate.margin) else ""
-            parts.append(f"Elo {elo}{margin}")
+            parts.append(f"Elo {elo}{_interval(estimate)}")
         if self.played_now and left:
             per_game = (time.monotonic() - self.started) / self.played_now
             parts.append(f"ETA {_duration(per_game * left)}")
         return ", ".join(parts)
+
+
+def _interval(estimate: EloEstimate) -> str:
+    """`` ±35``, the interval's half width where it is finite, or why there is no interval yet."""
+    reason = estimate.no_interval_reason
+    if reason is not None:
+        return f" (no interval yet: {reason})"
+    return f" ±{estimate.margin:.0f}" if math.isfinite(estimate.margin) else ""
 
 
 def _duration(seconds: float) -> str:

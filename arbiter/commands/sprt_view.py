@@ -27,10 +27,24 @@ def signed(value: float, digits: int = 1) -> str:
     return "+∞" if value > 0 else "-∞"
 
 
+def estimate_figures(estimate: EloEstimate) -> str:
+    """``+12.3 ± 8.1``: the estimate and its 95% interval, both ends where one is infinite
+    (``+381.7 [+159.0, +∞]``), or why there is no interval yet (``+0.0, no interval yet: every game
+    drawn``)."""
+    figure = signed(estimate.elo)
+    reason = estimate.no_interval_reason
+    if reason is not None:
+        return f"{figure}, no interval yet: {reason}"
+    if math.isfinite(estimate.margin):
+        return f"{figure} ± {estimate.margin:.1f}"
+    return f"{figure} [{signed(estimate.lower)}, {signed(estimate.upper)}]"
+
+
 def estimate_text(estimate: EloEstimate) -> str:
-    """``Elo +12.3 ± 8.1`` (or ``nElo``), the interval's half width where it is finite."""
-    margin = f" ± {estimate.margin:.1f}" if math.isfinite(estimate.margin) else ""
-    return f"{estimate.model.unit} {signed(estimate.elo)}{margin}"
+    """``Elo +12.3 ± 8.1 (95%)`` (or ``nElo``): the figures named, and the interval's confidence where
+    there is one."""
+    text = f"{estimate.model.unit} {estimate_figures(estimate)}"
+    return text if estimate.no_interval_reason is not None else f"{text} (95%)"
 
 
 def _count(number: int, noun: str) -> str:
@@ -38,8 +52,8 @@ def _count(number: int, noun: str) -> str:
 
 
 def sprt_line(status: SprtStatus) -> str:
-    """``SPRT: continue · LLR -0.29 (bounds -2.94, 2.94) · 10 games · Elo +0.0 ± 0.0 (a against b) ·
-    elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
+    """``SPRT: continue · LLR -0.29 (bounds -2.94, 2.94) · 10 games · a against b: Elo +0.0, no interval
+    yet: every game drawn · elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
     result = status.result
     counted = _count(status.games, "game") + (
         "" if status.pairs is None else f", {_count(status.pairs, 'pair')}"
@@ -50,7 +64,7 @@ def sprt_line(status: SprtStatus) -> str:
         counted,
     ]
     if status.estimate is not None:
-        parts.append(f"{estimate_text(status.estimate)} ({status.player} against {status.opponent})")
+        parts.append(f"{status.player} against {status.opponent}: {estimate_text(status.estimate)}")
     parts.append(str(status.settings))
     return " · ".join(parts)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -12,13 +11,20 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter.commands.exit_status import store_error_status
-from arbiter.commands.sprt_view import estimate_text, signed, sprt_line, stored_sprt_status
+from arbiter.commands.sprt_view import estimate_figures, signed, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
-from arbiter.tournament.stats import EloModel, elo_for, elo_from_pentanomial, elo_from_wdl, pentanomial
+from arbiter.tournament.stats import (
+    EloEstimate,
+    EloModel,
+    elo_for,
+    elo_from_pentanomial,
+    elo_from_wdl,
+    pentanomial,
+)
 from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
 
 
@@ -224,20 +230,26 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             normalized = elo_from_pentanomial(paired, model=EloModel.NORMALIZED)
             pairs_text = "-".join(str(n) for n in (paired.ll, paired.ld)) + f"-{paired.wl}/{paired.dd}-"
             pairs_text += "-".join(str(n) for n in (paired.wd, paired.ww))
-            by_pairs = elo_from_pentanomial(paired)
-            margin = f" ± {by_pairs.margin:.1f}" if math.isfinite(by_pairs.margin) else ""
-            pairs_elo = signed(by_pairs.elo) + margin
+            pairs_elo = estimate_figures(elo_from_pentanomial(paired))
         table.add_row(
             escape(player),
             str(estimate.count),
             signed(estimate.elo),
-            f"[{signed(estimate.lower)}, {signed(estimate.upper)}]",
+            interval_cell(estimate),
             f"{estimate.los:.1%}",
             pairs_text,
             pairs_elo,
-            estimate_text(normalized).removeprefix("nElo "),
+            estimate_figures(normalized),
         )
     return table
+
+
+def interval_cell(estimate: EloEstimate) -> str:
+    """``[-12.0, +35.5]``, or why there is no interval yet (``none yet: every game drawn``)."""
+    reason = estimate.no_interval_reason
+    if reason is not None:
+        return f"none yet: {reason}"
+    return f"[{signed(estimate.lower)}, {signed(estimate.upper)}]"
 
 
 def openings_table(games: Sequence[FinishedGame], names: Mapping[str, str]) -> Table | None:

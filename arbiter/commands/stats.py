@@ -81,7 +81,7 @@ def sprt_command(
     typer.echo(f"bounds: {result.lower_bound:.4f} (H0), {result.upper_bound:.4f} (H1)")
     typer.echo(f"decision: {_DECISIONS[result.decision.value]}")
     if estimate is not None:
-        typer.echo(f"{estimate_text(estimate)} (95%), LOS {estimate.los:.1%}")
+        typer.echo(f"{estimate_text(estimate)}, LOS {estimate.los:.1%}")
 
 
 def _counts(option: str, text: str, size: int) -> tuple[int, ...]:

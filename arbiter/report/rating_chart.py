@@ -1,14 +1,15 @@
 """The ratings picture: each player's Elo difference against the field, with its confidence interval.
 
 Drawn as SVG here (no chart library, nothing fetched): one row per player, a dot at the estimate and
-a bar over the interval. An interval without end (a player who won or lost every game) runs to the
-edge of the picture and ends in an arrow. Names are escaped.
+a bar over the interval. An interval without end runs to the edge of the picture and ends in an
+arrow. A player whose games (pairs) all had the same result has no interval yet: a dot alone. Names
+are escaped.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -39,7 +40,11 @@ def format_elo(value: float) -> str:
 
 
 def describe(estimate: EloEstimate) -> str:
-    """``+35 [-12, +80]``: the estimate and its interval."""
+    """``+35 [-12, +80]``: the estimate and its interval, or why it has none yet (``0, no interval yet:
+    every game drawn``)."""
+    reason = estimate.no_interval_reason
+    if reason is not None:
+        return f"{format_elo(estimate.elo)}, no interval yet: {reason}"
     return f"{format_elo(estimate.elo)} [{format_elo(estimate.lower)}, {format_elo(estimate.upper)}]"
 
 
@@ -94,20 +99,35 @@ def rating_chart(rated: Sequence[RatedPlayer], confidence: float = 0.95) -> Mark
         name = player.name if len(player.name) <= NAME_CHARS else player.name[: NAME_CHARS - 1] + "\u2026"
         parts.append(f'<g class="row"><title>{escape(player.name)}: {describe(estimate)}</title>')
         parts.append(f'<text class="name" x="{plot_left - 10}" y="{y + 4:.1f}">{escape(name)}</text>')
-        low, high = x_of(estimate.lower), x_of(estimate.upper)
-        parts.append(f'<line class="interval" x1="{low:.1f}" y1="{y:.1f}" x2="{high:.1f}" y2="{y:.1f}"/>')
-        for end, value in ((low, estimate.lower), (high, estimate.upper)):
-            if math.isinf(value) or abs(value) > span:
-                # The interval runs past the edge: an arrow whose tip is that edge.
-                base = end - 8 * (1 if value > 0 else -1)
-                points = f"M{base:.1f} {y - 5:.1f} L{end:.1f} {y:.1f} L{base:.1f} {y + 5:.1f} Z"
-                parts.append(f'<path class="arrow" d="{points}"/>')
-            else:
-                parts.append(
-                    f'<line class="cap" x1="{end:.1f}" y1="{y - 6:.1f}" x2="{end:.1f}" y2="{y + 6:.1f}"/>'
-                )
+        if estimate.no_interval_reason is None:
+            parts.extend(_interval_bar(estimate, y, x_of, span))
         parts.append(f'<circle class="estimate" cx="{x_of(estimate.elo):.1f}" cy="{y:.1f}" r="5"/>')
-        parts.append(f'<text class="value" x="{plot_right + 14}" y="{y + 4:.1f}">{describe(estimate)}</text>')
+        parts.append(f'<text class="value" x="{plot_right + 14}" y="{y + 4:.1f}">{_value(estimate)}</text>')
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _interval_bar(estimate: EloEstimate, y: float, x_of: Callable[[float], float], span: float) -> list[str]:
+    """The bar over the interval, with a cap at each end, or an arrow where it runs past the edge."""
+    low, high = x_of(estimate.lower), x_of(estimate.upper)
+    parts = [f'<line class="interval" x1="{low:.1f}" y1="{y:.1f}" x2="{high:.1f}" y2="{y:.1f}"/>']
+    for end, value in ((low, estimate.lower), (high, estimate.upper)):
+        if math.isinf(value) or abs(value) > span:
+            # The interval runs past the edge: an arrow whose tip is that edge.
+            base = end - 8 * (1 if value > 0 else -1)
+            points = f"M{base:.1f} {y - 5:.1f} L{end:.1f} {y:.1f} L{base:.1f} {y + 5:.1f} Z"
+            parts.append(f'<path class="arrow" d="{points}"/>')
+        else:
+            parts.append(
+                f'<line class="cap" x1="{end:.1f}" y1="{y - 6:.1f}" x2="{end:.1f}" y2="{y + 6:.1f}"/>'
+            )
+    return parts
+
+
+def _value(estimate: EloEstimate) -> str:
+    """The figures beside a row: the estimate and its interval, or that it has none yet (the reason is
+    in the row's title: the column has room for a dozen characters)."""
+    if estimate.no_interval_reason is not None:
+        return f"{format_elo(estimate.elo)}, no interval yet"
+    return describe(estimate)

@@ -11,7 +11,8 @@ can be compared with theirs (docs/statistics.md explains them):
   single games n counts games and the variance is that of one game's score; for games played in
   opening pairs n counts pairs and the variance is that of a pair's mean score, which takes the
   correlation between the two games of a pair into account. Normalized Elo keeps sigma fixed at the
-  sample's, so its interval is the estimate plus or minus z * 800 / ln(10) / sqrt(games).
+  sample's, so its interval is the estimate plus or minus z * 800 / ln(10) / sqrt(games). A sample in
+  which every game (pair) had the same result gives no interval: one of no width says nothing.
 * Likelihood of superiority for single games: 1/2 * (1 + erf((wins - losses) / sqrt(2 * (wins + losses)))),
   draws carrying no information; for pairs: the normal probability that the mean pair score is above 1/2.
 * SPRT: the generalized SPRT, by maximum likelihood under each hypothesis (`arbiter.tournament.gsprt`),
@@ -79,8 +80,8 @@ def _z(confidence: float) -> float:
 class EloEstimate:
     """An Elo difference with its confidence interval (`lower`, `upper`) and likelihood of superiority.
 
-    `score` is the mean score (0..1) it comes from and `count` the number of games or pairs; `model`
-    says whether the figures are logistic or normalized Elo.
+    `score` is the mean score (0..1) it comes from and `count` the number of games, or of game pairs
+    when `paired`; `model` says whether the figures are logistic or normalized Elo.
     """
 
     elo: float
@@ -90,11 +91,30 @@ class EloEstimate:
     score: float
     count: int
     model: EloModel = EloModel.LOGISTIC
+    paired: bool = False
 
     @property
     def margin(self) -> float:
         """Half the width of the interval, the "+/-" figure testers print."""
         return (self.upper - self.lower) / 2.0
+
+    @property
+    def no_interval_reason(self) -> str | None:
+        """Why the sample gives no interval yet (``every game drawn``); None when it gives one.
+
+        When every game (pair) has the same result the sample has no spread: the interval has no width
+        (or runs from +inf to +inf), which would claim a certainty that a few draws or wins do not give.
+        """
+        if self.lower < self.upper:
+            return None
+        # No spread: every observation scored the mean.
+        if not self.paired:
+            return f"every game {_GAME_RESULTS[self.score]}"
+        return f"every pair scored {_PAIR_POINTS[2.0 * self.score]}"
+
+
+_GAME_RESULTS = {1.0: "won", 0.5: "drawn", 0.0: "lost"}
+_PAIR_POINTS = {0.0: "0 points", 0.5: "½ point", 1.0: "1 point", 1.5: "1½ points", 2.0: "2 points"}
 
 
 def _mean_and_variance(scores: Sequence[float], weights: Sequence[float]) -> tuple[float, float]:
@@ -114,13 +134,14 @@ def _estimate(
 ) -> EloEstimate:
     """The estimate from observation counts; `los` None means the normal LOS of the mean score."""
     count = sum(counts)
+    paired = len(scores) == len(_PAIR_SCORES)
     mean, variance = _mean_and_variance(scores, counts)
     spread = _z(confidence) * math.sqrt(variance / count)
     if model is EloModel.LOGISTIC:
         elo, lower, upper = score_to_elo(mean), score_to_elo(mean - spread), score_to_elo(mean + spread)
     else:
         # One game's standard deviation: a pair's mean score varies half as much as two free games.
-        games = count if len(scores) == 3 else 2 * count
+        games = 2 * count if paired else count
         per_game = math.sqrt(variance * games / count)
         elo = _normalized(mean, per_game)
         margin = _z(confidence) * NELO_PER_T / math.sqrt(games)
@@ -133,6 +154,7 @@ def _estimate(
         score=mean,
         count=count,
         model=model,
+        paired=paired,
     )
 
 

@@ -17,9 +17,9 @@ import asyncio
 import random
 import sys
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,28 @@ def store_running_event(store: TournamentStore, config: TournamentConfig) -> int
 class PlayedEvent:
     event: EventInfo
     games: list[GameEntry]
+
+
+def with_winners(played: PlayedEvent, winner_of: Callable[[GameRecord], Winner]) -> PlayedEvent:
+    """`played` with each played game's result set to `winner_of(its record)`: a draw agreed, a win by
+    resignation; the moves stay as played."""
+    games = []
+    for game in played.games:
+        if game.record is not None:
+            winner = winner_of(game.record)
+            ending = Termination.AGREEMENT if winner is Winner.DRAW else Termination.RESIGNATION
+            game = replace(
+                game, record=game.record.model_copy(update={"outcome": GameOutcome.of(winner, ending)})
+            )
+        games.append(game)
+    return PlayedEvent(played.event, games)
+
+
+def alpha_wins_the_others_draw(record: GameRecord) -> Winner:
+    """For `with_winners`: Alpha wins every game it plays; the other players draw theirs."""
+    if record.white.name == "Alpha":
+        return Winner.WHITE
+    return Winner.BLACK if record.black.name == "Alpha" else Winner.DRAW
 
 
 def play_record(

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from report_games import PlayedEvent, bundled, play_event, referee_event, scripted
+from report_games import (
+    PlayedEvent,
+    alpha_wins_the_others_draw,
+    bundled,
+    play_event,
+    referee_event,
+    scripted,
+    with_winners,
+)
 from site_checks import crawl
 
 from arbiter.notation.movetext import parse_hub
@@ -285,6 +293,28 @@ def test_hostile_engine_text_runs_no_script_and_reads_literally(browser: Any, tm
     assert page.evaluate("document.querySelectorAll('script').length") == 2  # the data and the viewer
     assert watch.dialogs == []
     assert watch.errors == []
+
+
+def test_a_player_who_won_every_game_is_shown_with_no_interval_yet(browser: Any, tmp_path: Path) -> None:
+    played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, openings=False)
+    build_site(tmp_path, played.event, with_winners(played, alpha_wins_the_others_draw).games)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((tmp_path / "index.html").as_uri())
+    alpha = page.locator("table.standings tbody tr", has_text="Alpha")
+    assert alpha.locator("td").last.inner_text() == "+∞, no interval yet: every game won"
+    # In the chart a dot alone, without a bar that would claim an interval of no width.
+    row = page.locator("svg.ratings g.row").first
+    assert row.locator("text.name").text_content() == "Alpha"
+    assert row.locator("circle.estimate").count() == 1
+    assert row.locator("line.interval, line.cap, path.arrow").count() == 0
+    assert row.locator("text.value").text_content() == "+∞, no interval yet"
+    assert page.locator("svg.ratings g.row").nth(1).locator("line.interval").count() == 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("section:has(h2#ratings)").screenshot(path=str(ARTIFACTS / "report-no-interval.png"))
+    page.locator("table.standings a.engine", has_text="Alpha").click()
+    assert "+∞, no interval yet: every game won" in page.locator("dl.facts").inner_text()
+    assert watch.dialogs == [] and watch.errors == []
 
 
 def test_every_page_of_the_site_loads_cleanly_from_the_disk(

@@ -33,15 +33,30 @@ def test_durations_read_as_seconds_minutes_and_hours(value: float | None, text: 
 
 def test_an_interval_without_end_is_drawn_as_an_arrow_and_names_are_escaped() -> None:
     bounded = elo_from_wdl(wins=6, draws=3, losses=3)
-    unbeaten = elo_from_wdl(wins=4, draws=0, losses=0)
-    svg = str(rating_chart([RatedPlayer("<b>Bounded</b>", bounded), RatedPlayer("Unbeaten", unbeaten)]))
+    nearly_perfect = elo_from_wdl(wins=9, draws=0, losses=1)  # its interval reaches a score of 1
+    svg = str(rating_chart([RatedPlayer("<b>Bounded</b>", bounded), RatedPlayer("Nine", nearly_perfect)]))
     rows = svg.split('<g class="row">')[1:]
     assert len(rows) == 2
     assert rows[0].count('class="cap"') == 2 and 'class="arrow"' not in rows[0]
-    assert rows[1].count('class="arrow"') == 2 and 'class="cap"' not in rows[1]
+    assert rows[1].count('class="arrow"') == 1 and rows[1].count('class="cap"') == 1
     assert "&lt;b&gt;Bounded&lt;/b&gt;" in svg and "<b>" not in svg
-    assert describe(unbeaten) == "+\u221e [+\u221e, +\u221e]"
+    assert describe(nearly_perfect) == "+382 [+159, +\u221e]"
     assert describe(elo_from_wdl(wins=1, draws=0, losses=1)).startswith("0 [")
+
+
+def test_a_player_whose_games_all_had_one_result_has_no_interval_and_the_chart_says_why() -> None:
+    unbeaten = elo_from_wdl(wins=4, draws=0, losses=0)
+    drawn = elo_from_wdl(wins=0, draws=6, losses=0)
+    assert describe(unbeaten) == "+\u221e, no interval yet: every game won"
+    assert describe(drawn) == "0, no interval yet: every game drawn"
+    svg = str(rating_chart([RatedPlayer("Unbeaten", unbeaten), RatedPlayer("Drawn", drawn)]))
+    for row, reason in zip(
+        svg.split('<g class="row">')[1:], ("every game won", "every game drawn"), strict=True
+    ):
+        # A dot alone: no bar, cap or arrow claims an interval of no width.
+        assert 'class="estimate"' in row
+        assert all(f'class="{part}"' not in row for part in ("interval", "cap", "arrow"))
+        assert f"no interval yet: {reason}</title>" in row and "no interval yet</text>" in row
 
 
 @pytest.mark.parametrize("variant_id", ["english", "international"])

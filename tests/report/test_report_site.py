@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from markupsafe import escape
-from report_games import PlayedEvent, play_event
+from report_games import PlayedEvent, alpha_wins_the_others_draw, play_event, with_winners
 from site_checks import crawl, read_page
 
 from arbiter.notation.movetext import parse_hub
@@ -96,16 +96,7 @@ def table_ranks(text: str, css_class: str) -> tuple[list[str], list[str]]:
 def test_tied_players_share_their_place_and_the_crosstable_numbers_each_column_once(tmp_path: Path) -> None:
     played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, openings=False)
     # Alpha wins every game it plays; Bravo and Charlie draw both of theirs, so they tie for second.
-    games = []
-    for game in played.games:
-        assert game.record is not None
-        if "Alpha" in (game.record.white.name, game.record.black.name):
-            winner = Winner.WHITE if game.record.white.name == "Alpha" else Winner.BLACK
-            outcome = GameOutcome.of(winner, Termination.RESIGNATION)
-        else:
-            outcome = GameOutcome.of(Winner.DRAW, Termination.AGREEMENT)
-        games.append(replace(game, record=game.record.model_copy(update={"outcome": outcome})))
-    build_site(tmp_path, played.event, games)
+    build_site(tmp_path, played.event, with_winners(played, alpha_wins_the_others_draw).games)
     text = (tmp_path / "index.html").read_text(encoding="utf-8")
     standing_ranks, _ = table_ranks(text, "standings")
     cross_ranks, cross_heads = table_ranks(text, "crosstable")

@@ -69,7 +69,8 @@ def test_live_view_shows_the_sprt_after_every_game_of_a_match(tmp_path: Path) ->
     expected = sprt_wdl(SprtSettings(elo0=0.0, elo1=20.0), wins, len(games) - wins - losses, losses)
     last = screen.getvalue().rsplit("games done 6/6", 1)[1]  # the terminal's last frame
     assert f"LLR {expected.llr:.2f} (bounds -2.94, 2.94) · 6 games" in last
-    assert "(greedy against random) · elo0=0 elo1=20 alpha=0.05 beta=0.05 model=logistic" in last
+    assert "· greedy against random: Elo " in last
+    assert " · elo0=0 elo1=20 alpha=0.05 beta=0.05 model=logistic" in last
     assert summary.sprt is not None and summary.sprt.llr == expected.llr
 
 

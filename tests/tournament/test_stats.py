@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.stats import (
+    EloModel,
     Pentanomial,
     elo_for,
     elo_from_pentanomial,
@@ -82,6 +83,23 @@ def test_all_wins_is_an_unbounded_elo() -> None:
     estimate = elo_from_wdl(10, 0, 0)
     assert estimate.elo == math.inf
     assert estimate.los > 0.999
+
+
+def test_only_a_sample_with_spread_has_an_interval() -> None:
+    # Every game (pair) the same: the interval has no width, or runs from +inf to +inf.
+    assert elo_from_wdl(0, 10, 0).no_interval_reason == "every game drawn"
+    assert elo_from_wdl(3, 0, 0).no_interval_reason == "every game won"
+    assert elo_from_wdl(0, 0, 2).no_interval_reason == "every game lost"
+    assert elo_from_wdl(3, 0, 0, model=EloModel.NORMALIZED).no_interval_reason == "every game won"
+    assert elo_from_pentanomial(Pentanomial(wl=2, dd=3)).no_interval_reason == "every pair scored 1 point"
+    assert elo_from_pentanomial(Pentanomial(ld=4)).no_interval_reason == "every pair scored ½ point"
+    assert elo_from_pentanomial(Pentanomial(wd=4)).no_interval_reason == "every pair scored 1½ points"
+    assert elo_from_pentanomial(Pentanomial(ww=1)).no_interval_reason == "every pair scored 2 points"
+    # One end infinite is still an interval; so is normalized Elo's for draws only (its width does
+    # not depend on the sample).
+    assert elo_from_wdl(9, 0, 1).no_interval_reason is None
+    assert elo_from_wdl(0, 10, 0, model=EloModel.NORMALIZED).no_interval_reason is None
+    assert elo_from_pentanomial(PENTA).no_interval_reason is None
 
 
 def test_elo_for_a_player_against_one_opponent_or_the_field() -> None:

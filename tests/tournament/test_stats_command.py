@@ -34,7 +34,7 @@ def test_ten_draws_do_not_decide_anything() -> None:
     assert "bounds: -2.9444 (H0), 2.9444 (H1)" in out
     assert "decision: continue (undecided)" in out
     assert "counts: 0 wins, 10 draws, 0 losses (10 games)" in out
-    assert "Elo +0.0 ± 0.0 (95%), LOS 50.0%" in out
+    assert "Elo +0.0, no interval yet: every game drawn, LOS 50.0%" in out
 
 
 def test_counts_of_games_give_the_reference_llr_and_decision() -> None:
