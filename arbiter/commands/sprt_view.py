@@ -47,7 +47,8 @@ def estimate_text(estimate: EloEstimate) -> str:
     return text if estimate.no_interval_reason is not None else f"{text} (95%)"
 
 
-def _count(number: int, noun: str) -> str:
+def count_text(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
@@ -55,8 +56,8 @@ def sprt_line(status: SprtStatus) -> str:
     """``SPRT: continue · LLR -0.29 (bounds -2.94, 2.94) · 10 games · a against b: Elo +0.0, no interval
     yet: every game drawn · elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
     result = status.result
-    counted = _count(status.games, "game") + (
-        "" if status.pairs is None else f", {_count(status.pairs, 'pair')}"
+    counted = count_text(status.games, "game") + (
+        "" if status.pairs is None else f", {count_text(status.pairs, 'pair')}"
     )
     parts = [
         f"SPRT: {_DECISIONS[result.decision]}",

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter.commands.exit_status import store_error_status
-from arbiter.commands.sprt_view import estimate_figures, signed, sprt_line, stored_sprt_status
+from arbiter.commands.sprt_view import count_text, estimate_figures, signed, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
@@ -20,9 +20,9 @@ from arbiter.tournament.standings import Tally, opening_results, tally
 from arbiter.tournament.stats import (
     EloEstimate,
     EloModel,
-    elo_for,
-    elo_from_pentanomial,
-    elo_from_wdl,
+    PairedGames,
+    Pentanomial,
+    elo_by_pairs_or_games,
     pentanomial,
 )
 from arbiter.tournament.stored_standings import TournamentStandings, stored_standings
@@ -192,8 +192,8 @@ def crosstable_table(result: TournamentStandings) -> Table:
 
 
 def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]) -> Table | None:
-    """Elo differences with 95% intervals and LOS; for game pairs, the pentanomial counts and their Elo;
-    normalized Elo (from the pairs where games were paired).
+    """Elo differences with 95% intervals, LOS and normalized Elo, from the complete game pairs where
+    the games were played in pairs (with the pentanomial counts), from single games otherwise.
 
     For two players the figures are the first player's against the second; for more, each player's
     against the field.
@@ -203,45 +203,46 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
         return None
     duel = len(players) == 2
     table = Table(
-        title="Ratings" + (f" ({players[0]} against {players[1]})" if duel else " (against the field)")
+        title="Ratings" + (f" ({players[0]} against {players[1]})" if duel else " (against the field)"),
+        caption="Elo, interval, LOS and nElo come from what is Counted: single games, or the complete "
+        "pairs where games were played in opening pairs.",
     )
-    columns = (
-        "Player",
-        "Games",
-        "Elo",
-        "95% interval",
-        "LOS",
-        "Pairs LL-LD-WL/DD-WD-WW",
-        "Elo (pairs)",
-        "nElo",
-    )
+    columns = ("Player", "Games", "Counted", "Elo", "95% interval", "LOS", "Pairs LL-LD-WL/DD-WD-WW", "nElo")
     for name in columns:
         table.add_column(name, justify="left" if name == "Player" else "right", no_wrap=True)
     for player in players[:1] if duel else players:
         opponent = players[1] if duel else None
-        estimate = elo_for(games, player, opponent)
-        if estimate is None:
-            continue
-        paired = pentanomial(games, player, opponent).counts
-        pairs_text, pairs_elo = "-", "-"
         record = tally(games, player, opponent)
-        normalized = elo_from_wdl(record.wins, record.draws, record.losses, model=EloModel.NORMALIZED)
-        if paired.pairs:
-            normalized = elo_from_pentanomial(paired, model=EloModel.NORMALIZED)
-            pairs_text = "-".join(str(n) for n in (paired.ll, paired.ld)) + f"-{paired.wl}/{paired.dd}-"
-            pairs_text += "-".join(str(n) for n in (paired.wd, paired.ww))
-            pairs_elo = estimate_figures(elo_from_pentanomial(paired))
+        if record.games == 0:
+            continue
+        paired = pentanomial(games, player, opponent)
+        estimate = elo_by_pairs_or_games(record, paired.counts, paired.games)
+        normalized = elo_by_pairs_or_games(record, paired.counts, paired.games, model=EloModel.NORMALIZED)
         table.add_row(
             escape(player),
-            str(estimate.count),
-            signed(estimate.elo),
-            interval_cell(estimate),
-            f"{estimate.los:.1%}",
-            pairs_text,
-            pairs_elo,
-            estimate_figures(normalized),
+            str(record.games),
+            _counted(record, paired),
+            "-" if estimate is None else signed(estimate.elo),
+            "none yet: no complete pair" if estimate is None else interval_cell(estimate),
+            "-" if estimate is None else f"{estimate.los:.1%}",
+            _pairs_text(paired.counts) if paired.games else "-",
+            "-" if normalized is None else estimate_figures(normalized),
         )
     return table
+
+
+def _counted(record: Tally, paired: PairedGames) -> str:
+    """``100 games``, ``50 pairs``, or ``49 pairs, 2 games left out``: what the figures count."""
+    if not paired.games:
+        return count_text(record.games, "game")
+    left_out = record.games - 2 * paired.counts.pairs
+    pairs = count_text(paired.counts.pairs, "pair")
+    return f"{pairs}, {count_text(left_out, 'game')} left out" if left_out else pairs
+
+
+def _pairs_text(counts: Pentanomial) -> str:
+    """``1-3-2/8-5-1``: the pentanomial counts, WL and DD apart."""
+    return f"{counts.ll}-{counts.ld}-{counts.wl}/{counts.dd}-{counts.wd}-{counts.ww}"
 
 
 def interval_cell(estimate: EloEstimate) -> str:

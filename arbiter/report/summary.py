@@ -9,7 +9,6 @@ that grow with the event keep their latest entries only, so the pages stay the s
 
 from __future__ import annotations
 
-import math
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,11 +27,11 @@ from arbiter.tournament.standings import (
     standings,
 )
 from arbiter.tournament.stats import (
+    PAIR_KINDS,
     EloEstimate,
     Pentanomial,
-    elo_for,
-    elo_from_pentanomial,
-    elo_from_wdl,
+    elo_by_pairs_or_games,
+    pair_kind,
     pentanomial,
 )
 
@@ -71,6 +70,7 @@ class OpponentRecord:
     record: Tally
     points: float
     elo: EloEstimate | None
+    """From the complete game pairs where the games were played in pairs (None before the first)."""
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,6 @@ class MatchStatistics:
     dd: int
     wd: int
     ww: int
-    elo: EloEstimate | None
 
 
 @dataclass
@@ -164,6 +163,10 @@ class EventSummary:
     table: list[Standing]
     crosstable: Crosstable
     elo: dict[str, EloEstimate | None]
+    """Each player's Elo against the field: from its complete game pairs where the games were played
+    in pairs (None before the first), from its single games otherwise (None without a game)."""
+    in_pairs: bool
+    """Whether games were played in opening pairs (some finished game belongs to a pair)."""
     engines: dict[str, EngineSummary]
     openings: list[OpeningSummary]
     match: MatchStatistics | None
@@ -215,6 +218,7 @@ class Tallies:
         self.results: Counter[FinishedGame] = Counter()
         """Results by players and outcome only: a long event has a few hundred distinct ones."""
         self.pairs: dict[int, list[FinishedGame]] = {}
+        self.pair_counts = _PairCounts()
         self.engines: dict[str, _EngineCounts] = {}
         self.openings = _OpeningCounts()
         self.playing: dict[str, Line] = {}
@@ -253,10 +257,12 @@ class Tallies:
         self.results[FinishedGame(result.white, result.black, result.outcome, pieces=result.pieces)] += sign
         if result.pair_index is not None:
             pair = self.pairs.setdefault(result.pair_index, [])
+            self.pair_counts.count(result.pair_index, pair, -1)
             if sign > 0:
                 pair.append(result)
             elif result in pair:
                 pair.remove(result)
+            self.pair_counts.count(result.pair_index, pair, 1)
         self.openings.count(line, result, sign)
         if sign > 0:
             self.latest[line.key] = line
@@ -274,10 +280,18 @@ class Tallies:
         players = tuple(self.players)
         results = +self.results
         table = standings(results, players, scheme)
-        elo = {name: elo_for(results, name) for name in players}
         cross = crosstable(results, players, scheme)
         identities = identities or {}
         engines = {standing.player: standing for standing in table}
+        pair_counts = self.pair_counts
+        elo = {
+            name: elo_by_pairs_or_games(
+                engines[name].overall if name in engines else Tally(),
+                pair_counts.pentanomial(name),
+                pair_counts.games_of(name),
+            )
+            for name in players
+        }
         summaries: dict[str, EngineSummary] = {}
         for name in [standing.player for standing in table] + list(players):
             if name in summaries:
@@ -285,7 +299,12 @@ class Tallies:
             counts = self.engines.get(name, _EngineCounts())
             identity, engine_id = identities.get(name, ({}, None))
             summaries[name] = counts.summary(
-                name, engines.get(name), elo[name], _opponents(cross, name, players), identity, engine_id
+                name,
+                engines.get(name),
+                elo[name],
+                _opponents(cross, name, players, pair_counts),
+                identity,
+                engine_id,
             )
         paired = [game for pair in self.pairs.values() for game in pair] if len(players) == 2 else []
         sprt = None
@@ -303,6 +322,7 @@ class Tallies:
             table=table,
             crosstable=cross,
             elo=elo,
+            in_pairs=pair_counts.any_games(),
             engines=summaries,
             openings=self.openings.summaries(),
             match=_match_statistics(players, paired, None if sprt is None else sprt.pentanomial),
@@ -315,8 +335,11 @@ class Tallies:
         )
 
 
-def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[OpponentRecord]:
-    """`name`'s record against each opponent it has met, from the crosstable's cells."""
+def _opponents(
+    table: Crosstable, name: str, players: Sequence[str], pair_counts: _PairCounts
+) -> list[OpponentRecord]:
+    """`name`'s record against each opponent it has met, from the crosstable's cells, and its Elo
+    against each, from their game pairs where they played in pairs."""
     rows = []
     for opponent in players:
         cell = table.cell(name, opponent) if opponent != name else None
@@ -328,10 +351,52 @@ def _opponents(table: Crosstable, name: str, players: Sequence[str]) -> list[Opp
                 opponent=opponent,
                 record=record,
                 points=cell.points,
-                elo=elo_from_wdl(record.wins, record.draws, record.losses),
+                elo=elo_by_pairs_or_games(
+                    record, pair_counts.pentanomial(name, opponent), pair_counts.games_of(name, opponent)
+                ),
             )
         )
     return rows
+
+
+class _PairCounts:
+    """Each player's complete game pairs against each opponent by kind (their pentanomial counts), and
+    its games played in pairs, kept as games come and go: a refresh does not go over every pair again."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, dict[str, Counter[str]]] = {}
+        """Player, then opponent, then kind."""
+        self.games: dict[str, Counter[str]] = {}
+        """Player, then opponent."""
+
+    def count(self, index: int, pair: Sequence[FinishedGame], sign: int) -> None:
+        """Count the finished games of pair `index` (sign 1), or take them out again (sign -1)."""
+        for game in pair:
+            for player in game.players:
+                self.games.setdefault(player, Counter())[game.opponent_of(player)] += sign
+        if len(pair) < 2:
+            return
+        try:
+            kinds = {player: pair_kind(index, pair, player) for player in pair[0].players}
+        except ValueError:
+            return  # not two games of two players with colours swapped: no pair to count
+        for player, kind in kinds.items():
+            against = self.kinds.setdefault(player, {})
+            against.setdefault(pair[0].opponent_of(player), Counter())[kind] += sign
+
+    def pentanomial(self, player: str, opponent: str | None = None) -> Pentanomial:
+        """`player`'s counts against `opponent`, or against the field when none is named."""
+        against = self.kinds.get(player, {})
+        chosen = list(against.values()) if opponent is None else [against.get(opponent, Counter())]
+        return Pentanomial(**{kind: sum(kinds[kind] for kinds in chosen) for kind in PAIR_KINDS})
+
+    def games_of(self, player: str, opponent: str | None = None) -> int:
+        """`player`'s finished games in pairs against `opponent`, or against the field."""
+        against = self.games.get(player, Counter())
+        return sum(against.values()) if opponent is None else against[opponent]
+
+    def any_games(self) -> bool:
+        return any(n > 0 for against in self.games.values() for n in against.values())
 
 
 class _EngineCounts:
@@ -495,8 +560,8 @@ class _OpeningCounts:
 def _match_statistics(
     players: Sequence[str], results: Sequence[FinishedGame], counts: Pentanomial | None = None
 ) -> MatchStatistics | None:
-    """Pentanomial counts and the pair-based Elo of a two-player event played in opening pairs;
-    `counts`: the pairs of `results` when they are already counted (for the SPRT)."""
+    """Pentanomial counts of a two-player event played in opening pairs; `counts`: the pairs of
+    `results` when they are already counted (for the SPRT)."""
     if len(players) != 2 or not results:
         return None
     player, opponent = players
@@ -505,9 +570,6 @@ def _match_statistics(
             counts = pentanomial(results, player, opponent).counts
         except ValueError:
             return None  # pairs that do not fit together: the single-game figures still stand
-    elo = elo_from_pentanomial(counts) if counts.pairs else None
-    if elo is not None and any(math.isnan(v) for v in (elo.elo, elo.lower, elo.upper)):
-        elo = None
     return MatchStatistics(
         player=player,
         opponent=opponent,
@@ -518,5 +580,4 @@ def _match_statistics(
         dd=counts.dd,
         wd=counts.wd,
         ww=counts.ww,
-        elo=elo,
     )

@@ -29,7 +29,7 @@ from enum import StrEnum
 from statistics import NormalDist
 
 from arbiter.tournament.scoring import FinishedGame
-from arbiter.tournament.standings import tally
+from arbiter.tournament.standings import Tally, tally
 
 NELO_PER_T = 800.0 / math.log(10.0)
 """Normalized Elo per unit of t-value ((score - 1/2) / sigma): 347.44, chosen so that near equal
@@ -243,6 +243,9 @@ class Pentanomial:
 # The five pair totals as mean scores per game.
 _PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
+PAIR_KINDS = ("ll", "ld", "wl", "dd", "wd", "ww")
+"""The fields of `Pentanomial`, what a complete pair can be for a player."""
+
 
 @dataclass(frozen=True)
 class PairedGames:
@@ -250,6 +253,11 @@ class PairedGames:
 
     counts: Pentanomial
     incomplete_pairs: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        """The games played in pairs, complete or not."""
+        return 2 * self.counts.pairs + len(self.incomplete_pairs)
 
 
 def pentanomial(games: Iterable[FinishedGame], player: str, opponent: str | None = None) -> PairedGames:
@@ -265,24 +273,30 @@ def pentanomial(games: Iterable[FinishedGame], player: str, opponent: str | None
         if opponent is not None and game.opponent_of(player) != opponent:
             continue
         pairs.setdefault(game.pair_index, []).append(game)
-    tally = dict.fromkeys(("ll", "ld", "wl", "dd", "wd", "ww"), 0)  # one Pentanomial at the end: fast
+    tally = dict.fromkeys(PAIR_KINDS, 0)  # one Pentanomial at the end: fast
     incomplete: list[int] = []
     for index in sorted(pairs):
         pair = pairs[index]
         if len(pair) == 1:
             incomplete.append(index)
             continue
-        if len(pair) > 2:
-            raise ValueError(f"game pair {index} holds {len(pair)} games for {player!r}; a pair holds 2")
-        first, second = pair
-        if (first.white, first.black) != (second.black, second.white):
-            raise ValueError(
-                f"game pair {index}: {first.white} - {first.black} and {second.white} - {second.black} "
-                "are not the same two players with colours swapped"
-            )
-        fractions = sorted((first.fraction_for(player), second.fraction_for(player)))
-        tally[_pair_category(fractions[0], fractions[1])] += 1
+        tally[pair_kind(index, pair, player)] += 1
     return PairedGames(counts=Pentanomial(**tally), incomplete_pairs=tuple(incomplete))
+
+
+def pair_kind(index: int, pair: Sequence[FinishedGame], player: str) -> str:
+    """What the two games of pair `index` are for `player`, one of `PAIR_KINDS`. Raises ValueError when
+    they are not two games between the same two players with colours swapped."""
+    if len(pair) != 2:
+        raise ValueError(f"game pair {index} holds {len(pair)} games for {player!r}; a pair holds 2")
+    first, second = pair
+    if (first.white, first.black) != (second.black, second.white):
+        raise ValueError(
+            f"game pair {index}: {first.white} - {first.black} and {second.white} - {second.black} "
+            "are not the same two players with colours swapped"
+        )
+    fractions = sorted((first.fraction_for(player), second.fraction_for(player)))
+    return _pair_category(fractions[0], fractions[1])
 
 
 def _pair_category(low: float, high: float) -> str:
@@ -302,6 +316,20 @@ def elo_from_pentanomial(
     if counts.pairs == 0:
         raise ValueError("an Elo estimate from game pairs needs at least one complete pair")
     return _estimate(_PAIR_SCORES, counts.bins, confidence, los=None, model=model)
+
+
+def elo_by_pairs_or_games(
+    record: Tally, pairs: Pentanomial, paired_games: int, model: EloModel = EloModel.LOGISTIC
+) -> EloEstimate | None:
+    """A player's Elo difference from its `record` of wins, draws and losses: from its complete game
+    `pairs` when it played in pairs (`paired_games` of its games belong to a pair), as the pentanomial
+    model counts them; from its single games otherwise. None without a game, or, in pairs, before the
+    first pair is complete: a game whose pair is not complete is left out, as the SPRT leaves it out."""
+    if paired_games:
+        return elo_from_pentanomial(pairs, model=model) if pairs.pairs else None
+    if record.games == 0:
+        return None
+    return elo_from_wdl(record.wins, record.draws, record.losses, model=model)
 
 
 # --- SPRT -----------------------------------------------------------------------------------------

@@ -24,9 +24,12 @@ from report_games import (
 from site_checks import crawl
 
 from arbiter.notation.movetext import parse_hub
+from arbiter.referee.record import GameRecord, Winner
 from arbiter.report import GameEntry, build_site
+from arbiter.report.rating_chart import describe
 from arbiter.rules import Position, get_variant
 from arbiter.tournament.standings import standings
+from arbiter.tournament.stats import Pentanomial, elo_from_pentanomial, pentanomial
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -315,6 +318,34 @@ def test_a_player_who_won_every_game_is_shown_with_no_interval_yet(browser: Any,
     page.locator("table.standings a.engine", has_text="Alpha").click()
     assert "+∞, no interval yet: every game won" in page.locator("dl.facts").inner_text()
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_a_match_in_opening_pairs_is_rated_by_its_complete_pairs(browser: Any, tmp_path: Path) -> None:
+    # Whoever has White wins, except on the first opening, whose both games Alpha wins; the last pair
+    # has one game played, which is left out.
+    played = play_event(["Alpha", "Bravo"], games_per_encounter=12, leave_unplayed=1)
+    played = with_winners(played, first_movers_win_but_alpha_takes_the_first_opening)
+    build_site(tmp_path, played.event, played.games)
+    results = [r for r in (game.finished_game() for game in played.games) if r is not None]
+    counts = pentanomial(results, "Alpha").counts
+    assert (counts, len(results)) == (Pentanomial(wl=4, ww=1), 11)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((tmp_path / "index.html").as_uri())
+    assert page.locator("table.standings th").last.inner_text() == "Elo (95%, by pairs)"
+    alpha = page.locator("table.standings tbody tr", has_text="Alpha")
+    assert alpha.locator("td").last.inner_text() == describe(elo_from_pentanomial(counts))
+    assert "from its complete game pairs" in page.locator("figure.chart figcaption").inner_text()
+    assert "Elo" not in page.locator("table.pentanomial").inner_text()  # the standings show it
+    page.locator("table.standings a.engine", has_text="Alpha").click()
+    assert "from 5 complete game pairs" in page.locator("dl.facts").inner_text()
+    assert watch.dialogs == [] and watch.errors == []
+
+
+def first_movers_win_but_alpha_takes_the_first_opening(record: GameRecord) -> Winner:
+    if record.opening is not None and record.opening.acf_number == 1:
+        return Winner.WHITE if record.white.name == "Alpha" else Winner.BLACK
+    return Winner.WHITE
 
 
 def test_every_page_of_the_site_loads_cleanly_from_the_disk(

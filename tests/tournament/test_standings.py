@@ -17,6 +17,7 @@ from arbiter.tournament.standings import (
     opening_results,
     standings,
 )
+from arbiter.tournament.stats import Pentanomial, elo_from_pentanomial, elo_from_wdl
 
 W, B, D = Outcome.WHITE_WINS, Outcome.BLACK_WINS, Outcome.DRAW
 
@@ -201,3 +202,62 @@ def test_an_even_score_s_ratings_show_no_minus_zero() -> None:
     out = StringIO()
     Console(file=out, width=200).print(table)
     assert "-0.0" not in out.getvalue() and "+0.0" in out.getvalue(), out.getvalue()
+
+
+def opening_pairs(count: int, second: Outcome, start: int = 0) -> list[FinishedGame]:
+    """`count` opening pairs of A and B: A wins with White, then the game with B White ends `second`."""
+    games = []
+    for index in range(start, start + count):
+        games.append(FinishedGame("A", "B", W, pair_index=index))
+        games.append(FinishedGame("B", "A", second, pair_index=index))
+    return games
+
+
+# 40 pairs won by whoever had White, 10 in which A won with White and drew with Black.
+PAIRED_MATCH = opening_pairs(40, W) + opening_pairs(10, D, start=40)
+
+
+def ratings_text(games: list[FinishedGame]) -> str:
+    table = ratings_table(["A", "B"], games)
+    assert table is not None
+    out = StringIO()
+    Console(file=out, width=250).print(table)
+    return out.getvalue()
+
+
+def a_s_row(games: list[FinishedGame]) -> list[str]:
+    """A's cells in the ratings of A against B, but the last (nElo)."""
+    row = next(line for line in ratings_text(games).splitlines() if line.startswith("│ A "))
+    return [cell.strip() for cell in row.strip("│").split("│")][:-1]
+
+
+def test_games_played_in_pairs_are_rated_by_their_pairs() -> None:
+    by_pairs, single = elo_from_pentanomial(Pentanomial(wl=40, wd=10)), elo_from_wdl(50, 10, 40)
+    assert [round(v, 1) for v in (by_pairs.lower, by_pairs.upper)] == [15.5, 54.4]
+    assert round(by_pairs.los, 4) == 0.9998
+    assert [round(v, 1) for v in (single.lower, single.upper)] == [-29.6, 101.8]
+    assert round(single.los, 3) == 0.854
+    assert a_s_row(PAIRED_MATCH) == [
+        "A",
+        "100",
+        "50 pairs",
+        "+34.9",
+        "[+15.5, +54.4]",
+        "100.0%",
+        "0-0-40/0-10-0",
+    ]
+    assert "Elo (pairs)" not in ratings_text(PAIRED_MATCH)  # the headline figures are the pairs' now
+
+
+def test_a_game_whose_pair_is_not_complete_is_left_out_and_said_so() -> None:
+    row = a_s_row([*PAIRED_MATCH, FinishedGame("A", "B", D, pair_index=99)])
+    assert row[1:5] == ["101", "50 pairs, 1 game left out", "+34.9", "[+15.5, +54.4]"]
+    first = a_s_row([FinishedGame("A", "B", D, pair_index=99)])
+    assert first[1:6] == ["1", "0 pairs, 1 game left out", "-", "none yet: no complete pair", "-"]
+
+
+def test_games_not_played_in_pairs_are_rated_one_by_one() -> None:
+    estimate = elo_from_wdl(3, 1, 0)
+    row = a_s_row([FinishedGame("A", "B", W)] * 3 + [FinishedGame("B", "A", D)])
+    assert row[1:7] == ["4", "4 games", "+338.0", "[+117.4, +∞]", f"{estimate.los:.1%}", "-"]
+    assert (round(estimate.elo, 1), round(estimate.lower, 1)) == (338.0, 117.4)
