@@ -226,7 +226,7 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             "none yet: no complete pair" if estimate is None else interval_cell(estimate),
             "-" if estimate is None else f"{estimate.los:.1%}",
             _pairs_text(paired.counts) if paired.games else "-",
-            "-" if normalized is None else estimate_figures(normalized),
+            "-" if normalized is None else _normalized_cell(normalized),
         )
     return table
 
@@ -243,6 +243,11 @@ def _counted(record: Tally, paired: PairedGames) -> str:
 def _pairs_text(counts: Pentanomial) -> str:
     """``1-3-2/8-5-1``: the pentanomial counts, WL and DD apart."""
     return f"{counts.ll}-{counts.ld}-{counts.wl}/{counts.dd}-{counts.wd}-{counts.ww}"
+
+
+def _normalized_cell(estimate: EloEstimate) -> str:
+    """``+27.6 ± 107.7``; the figure alone where there is no interval (the interval cell says why)."""
+    return signed(estimate.elo) if estimate.no_interval_reason is not None else estimate_figures(estimate)
 
 
 def interval_cell(estimate: EloEstimate) -> str:

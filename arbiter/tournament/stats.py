@@ -107,10 +107,10 @@ class EloEstimate:
         """
         if self.lower < self.upper:
             return None
-        # No spread: every observation scored the mean.
+        # No spread: every observation scored the mean (the fallbacks: a spread lost to rounding).
         if not self.paired:
-            return f"every game {_GAME_RESULTS[self.score]}"
-        return f"every pair scored {_PAIR_POINTS[2.0 * self.score]}"
+            return f"every game {_GAME_RESULTS.get(self.score, 'had the same result')}"
+        return f"every pair scored {_PAIR_POINTS.get(2.0 * self.score, 'the same')}"
 
 
 _GAME_RESULTS = {1.0: "won", 0.5: "drawn", 0.0: "lost"}
