@@ -202,8 +202,10 @@ def import_command(
     """Store every readable game of FILE in the database as a tournament of format `imported`.
 
     Games with faults are skipped and listed; the others are stored. Importing the same file again
-    stores nothing twice. The exit status is 1 when any game was skipped (or the database is damaged or
-    cannot be written), 2 when the file or the database given is not one this command reads.
+    stores nothing twice: a game is recognised by its variant, start, players, moves and result,
+    wherever it stands in the file, and only the games not stored yet are added. The exit status is 1
+    when any game was skipped (or the database is damaged or cannot be written), 2 when the file or the
+    database given is not one this command reads.
     """
     _check_variant(variant)
     if not file.is_file():

@@ -2,15 +2,20 @@
 
 `import_pdn` replays every game of a PDN file and stores each readable one as a game of an
 "imported" tournament named after the file, under the key ``r<N>-b1-g1`` where N is the game's place
-in the file. Importing the same file again stores nothing twice. A game whose file gives a result
-without a reason that the board shows is stored as ended by resignation (a win) or agreement (a draw),
-and its reason says the result is as given in the file.
+in the file, or the round after the tournament's last one when an earlier import took that round.
+Importing the same file again stores nothing twice: a game is recognised by what it is (variant, start,
+players, moves and result), wherever it now stands in the file, so only the games the tournament does
+not hold yet are stored. A game whose file gives a result without a reason that the board shows is
+stored as ended by resignation (a win) or agreement (a draw), and its reason says the result is as
+given in the file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -202,14 +207,23 @@ def pdn_game_record(game: PdnGame, source: str, imported_at: datetime) -> GameRe
     )
 
 
-def import_key(game: PdnGame) -> GameKey:
-    """An imported game's key: its place in the file as the round."""
-    return GameKey(round=game.number, board=1, game=1)
+def game_identity(record: GameRecord) -> bytes:
+    """What makes two imported games one game, wherever they stand in their files: the variant, the
+    start, the players, the moves and the result (tags and clocks aside), as a short digest."""
+    what = [
+        record.variant,
+        record.start_fen,
+        record.white.name,
+        record.black.name,
+        record.winner.value,
+        [move.hub for move in record.moves],
+    ]
+    return hashlib.blake2b(json.dumps(what).encode(), digest_size=16).digest()
 
 
-def planned_import(game: PdnGame, record: GameRecord) -> PlannedGame:
+def planned_import(key: GameKey, record: GameRecord) -> PlannedGame:
     return PlannedGame(
-        key=import_key(game),
+        key=key,
         cycle=1,
         white=record.white.name,
         black=record.black.name,
@@ -232,10 +246,11 @@ class ImportReport:
     created: bool = False
     read: int = 0
     stored: int = 0
-    already: int = 0  # the same game was stored by an earlier import
+    already: int = 0  # the tournament held the game already (an earlier import stored it)
     skipped_games: int = 0
     skipped: list[str] = field(default_factory=list)
     placeholders: int = 0  # games stored with a made-up player name
+    no_longer_in_file: int = 0  # games an earlier import stored that the file does not hold now
 
     def summary(self) -> str:
         where = f"tournament {self.tournament!r}" + (
@@ -249,25 +264,52 @@ class ImportReport:
             text += (
                 f"; {self.placeholders} game(s) without a player's name, stored as '? (White)'/'? (Black)'"
             )
+        if self.no_longer_in_file:
+            text += (
+                f"; {self.no_longer_in_file} game(s) stored by an earlier import are no longer in the file "
+                "(changed or removed there), and are kept"
+            )
         return text
 
 
 @dataclass(frozen=True)
 class _Readable:
     game: PdnGame
-    planned: PlannedGame
     record: GameRecord
 
 
-def _same_game(stored: GameRecord, record: GameRecord) -> bool:
-    return (
-        stored.variant == record.variant
-        and stored.start_fen == record.start_fen
-        and stored.white.name == record.white.name
-        and stored.black.name == record.black.name
-        and [move.hub for move in stored.moves] == [move.hub for move in record.moves]
-        and stored.winner is record.winner
-    )
+@dataclass
+class _Catalogue:
+    """The games a tournament holds, by identity, and the rounds their keys use. The n-th copy of a
+    game in the file is held when the tournament holds n copies of it: a file may hold one game twice."""
+
+    held: Counter[bytes] = field(default_factory=Counter)
+    last_round: int = 0
+    seen: Counter[bytes] = field(default_factory=Counter)  # the file's games read so far
+
+    @classmethod
+    def of(cls, store: TournamentStore, tournament_id: int) -> _Catalogue:
+        catalogue = cls()
+        for stored in store.games_since(tournament_id, batch=IMPORT_BATCH):
+            catalogue.held[game_identity(stored.record)] += 1
+            catalogue.last_round = max(catalogue.last_round, stored.key.round)
+        return catalogue
+
+    def holds(self, record: GameRecord) -> bool:
+        """Whether the tournament holds this copy of the game; counts it as read either way."""
+        identity = game_identity(record)
+        self.seen[identity] += 1
+        return self.seen[identity] <= self.held[identity]
+
+    def next_key(self, game: PdnGame) -> GameKey:
+        """A key for a game stored now: its place in the file as the round, unless an earlier import
+        took that round; then the round after the last one."""
+        self.last_round = max(game.number, self.last_round + 1)
+        return GameKey(round=self.last_round, board=1, game=1)
+
+    def not_seen(self) -> int:
+        """How many games held the file did not hold (once the whole file is read)."""
+        return sum((self.held - self.seen).values())
 
 
 def _common(values: Sequence[str], mixed: str) -> str:
@@ -292,9 +334,7 @@ def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> Itera
             report.skipped_games += 1
             report.skipped.append(f"{game.source}:{game.line}: {game.label()}: {fault}")
             continue
-        if record.white.name.startswith("? (") or record.black.name.startswith("? ("):
-            report.placeholders += 1
-        yield _Readable(game, planned_import(game, record), record)
+        yield _Readable(game, record)
 
 
 def _batches(items: Iterator[_Readable], size: int) -> Iterator[list[_Readable]]:
@@ -338,51 +378,42 @@ def import_pdn(
     store: TournamentStore, path: Path, name: str | None = None, options: ReadOptions | None = None
 ) -> ImportReport:
     """Store every readable game of the PDN file at `path` in the imported tournament `name` (default:
-    the file's name), created when missing. Games already stored under their key by an earlier import
-    are left as they are; a different game under such a key is skipped and reported, as is a game of a
-    player the earlier import did not have.
+    the file's name), created when missing. A game the tournament holds already (stored by an earlier
+    import, wherever it stood in the file then) is counted and left as it is; the others are stored
+    after the tournament's games, their players seated as the import meets them.
 
     Raises `PdnError` when the file cannot be read, `ImportRefused` when `name` is taken by a tournament
     that was not imported, `StoreError` when the database refuses a game."""
     name = name or path.name
     report = ImportReport(path=path, tournament=name)
     info = _existing(store, name)
-    # A tournament of an earlier import keeps its players; one made now seats everyone it meets.
-    known: set[str] | None = None
+    catalogue = _Catalogue()
+    seated: dict[str, None] = {}  # the tournament's players, in seat order
     if info is not None:
         report.tournament_id = info.id
-        known = {engine.name for engine in store.engines(info.id)}
-    seated: dict[str, None] = {}  # the players of a tournament made now, in order of first appearance
+        catalogue = _Catalogue.of(store, info.id)
+        seated = dict.fromkeys(engine.name for engine in store.engines(info.id))
     variants: set[str] = set()
     controls: set[str] = set()
     for batch in _batches(_read_games(path, options or ReadOptions(), report), IMPORT_BATCH):
+        new = [item for item in batch if not catalogue.holds(item.record)]
+        report.already += len(batch) - len(new)
+        if not new:
+            continue
         if report.tournament_id is None:
-            report.tournament_id = _create(store, path, name, batch[0])
+            report.tournament_id = _create(store, path, name, new[0])
             report.created = True
-            seated.update({batch[0].record.white.name: None, batch[0].record.black.name: None})
+            seated.update({new[0].record.white.name: None, new[0].record.black.name: None})
         tid = report.tournament_id
-        stored = (
-            {}
-            if info is None
-            else {
-                game.key: game.record for game in store.games(tid, keys=[item.planned.key for item in batch])
-            }
+        _seat_newcomers(store, tid, new, seated)
+        store.record_games(
+            tid, [(planned_import(catalogue.next_key(item.game), item.record), item.record) for item in new]
         )
-        keep = [item for item in batch if _keep(item, stored, known, name, report)]
-        if info is None:
-            newcomers = [
-                player
-                for item in keep
-                for player in (item.record.white.name, item.record.black.name)
-                if player not in seated
-            ]
-            if newcomers:
-                store.add_players(tid, list(dict.fromkeys(newcomers)))
-                seated.update(dict.fromkeys(newcomers))
-        store.record_games(tid, [(item.planned, item.record) for item in keep])
-        report.stored += len(keep)
-        variants.update(item.record.variant for item in keep)
-        controls.update(item.record.time_control for item in keep)
+        report.stored += len(new)
+        report.placeholders += sum(1 for item in new if _has_placeholder(item.record))
+        variants.update(item.record.variant for item in new)
+        controls.update(item.record.time_control for item in new)
+    report.no_longer_in_file = catalogue.not_seen()
     if report.created and report.tournament_id is not None:
         store.set_labels(
             report.tournament_id,
@@ -396,38 +427,21 @@ def import_pdn(
     return report
 
 
-def _keep(
-    item: _Readable,
-    stored: dict[GameKey, GameRecord],
-    known: set[str] | None,
-    name: str,
-    report: ImportReport,
-) -> bool:
-    """Whether a readable game is stored now: not when an earlier import stored it already (counted),
-    nor when it differs from what an earlier import stored under its key, or brings a player that
-    import did not have (both reported as skipped)."""
-    key = item.planned.key
-    if key in stored and _same_game(stored[key], item.record):
-        report.already += 1
-        return False
-    why = None
-    if key in stored:
-        why = (
-            f"differs from the game stored as {key} in tournament {name!r} by an earlier import; "
-            "not replaced (import into another --name)"
-        )
-    strangers = (
-        []
-        if known is None
-        else [player for player in (item.record.white.name, item.record.black.name) if player not in known]
-    )
-    if why is None and strangers:
-        why = (
-            f"{' and '.join(map(repr, strangers))} not among the players of tournament {name!r} "
-            "from an earlier import; not stored (import into another --name)"
-        )
-    if why is not None:
-        report.skipped_games += 1
-        report.skipped.append(f"{item.game.source}:{item.game.line}: {item.game.label()}: {why}")
-        return False
-    return True
+def _seat_newcomers(
+    store: TournamentStore, tournament_id: int, items: list[_Readable], seated: dict[str, None]
+) -> None:
+    """Seat the players of `items` the tournament does not have yet, in order of first appearance."""
+    newcomers = [
+        player
+        for item in items
+        for player in (item.record.white.name, item.record.black.name)
+        if player not in seated
+    ]
+    if newcomers:
+        store.add_players(tournament_id, list(dict.fromkeys(newcomers)))
+        seated.update(dict.fromkeys(newcomers))
+
+
+def _has_placeholder(record: GameRecord) -> bool:
+    """Whether a player's name was made up (the file gave none)."""
+    return record.white.name.startswith("? (") or record.black.name.startswith("? (")

@@ -107,21 +107,88 @@ def test_importing_the_same_file_again_stores_nothing_twice(tmp_path: Path) -> N
         assert [info.name for info in store.tournaments()] == ["OCA_2.0.pdn"]
 
 
-def test_a_changed_game_under_a_stored_key_is_skipped_and_the_others_are_left_alone(tmp_path: Path) -> None:
+def club_game(event: str, white: str, black: str, moves: str, result: str) -> str:
+    return (
+        f'[Event "{event}"]\n[White "{white}"]\n[Black "{black}"]\n[GameType "21"]\n1. {moves} {result}\n\n'
+    )
+
+
+G0 = club_game("g0", "Xan", "Yve", "10-14 24-20", "1/2-1/2")
+G1 = club_game("g1", "Ann", "Bob", "11-15 23-19", "1-0")
+G2 = club_game("g2", "Cid", "Dan", "9-13 22-18", "0-1")
+G3 = club_game("g3", "Ann", "Cid", "12-16 24-19", "1-0")
+
+
+def stored_events(database: Path) -> list[str]:
+    return sorted(game.tags["Event"] for game in stored_games(database))
+
+
+def test_a_game_inserted_at_the_top_of_an_imported_file_is_stored_and_the_others_are_not_stored_again(
+    tmp_path: Path,
+) -> None:
     database = tmp_path / "games.sqlite"
     path = tmp_path / "club.pdn"
-    path.write_text(
-        '[White "Ann"]\n[Black "Bob"]\n1. 11-15 23-19 1-0\n\n[White "Bob"]\n[Black "Ann"]\n1. 9-13 0-1\n'
-    )
+    path.write_text(G1 + G2)
     assert arbiter("pdn", "import", path, "--db", database).returncode == 0
-    path.write_text(
-        '[White "Ann"]\n[Black "Bob"]\n1. 11-15 23-19 1-0\n\n[White "Bob"]\n[Black "Ann"]\n1. 9-14 0-1\n'
-    )
+    path.write_text(G0 + G1 + G2)
     run = arbiter("pdn", "import", path, "--db", database)
-    assert run.returncode == 1
-    assert f"{path}:5: game 2 (White Bob; Black Ann): differs from the game stored as r2-b1-g1" in run.stdout
-    assert "0 stored in tournament 'club.pdn' (#1), 1 already there, 1 skipped" in run.stdout
-    assert [move.text for move in stored_games(database)[1].moves] == ["9-13"]
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines() == [
+        f"{path}: 3 game(s) read; 1 stored in tournament 'club.pdn' (#1), 2 already there, 0 skipped"
+    ]
+    assert stored_events(database) == ["g0", "g1", "g2"]
+
+
+def test_games_are_recognised_wherever_they_moved_in_the_file_and_appended_ones_are_stored(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.sqlite"
+    path = tmp_path / "club.pdn"
+    path.write_text(G0 + G1 + G2)
+    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
+    path.write_text(G2 + G0 + G1 + G3)
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 0, run.stdout
+    assert "4 game(s) read; 1 stored in tournament 'club.pdn' (#1), 3 already there, 0 skipped" in run.stdout
+    assert stored_events(database) == ["g0", "g1", "g2", "g3"]
+    # The appended game takes its place in the file as its round, free after the earlier import.
+    with TournamentStore.open(database, create=False) as store:
+        keys = {game.record.tags["Event"]: str(game.key) for game in store.games(1)}
+    assert keys == {"g0": "r1-b1-g1", "g1": "r2-b1-g1", "g2": "r3-b1-g1", "g3": "r4-b1-g1"}
+
+
+def test_a_game_a_file_holds_twice_is_stored_twice_and_a_third_copy_added_later_once_more(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.sqlite"
+    path = tmp_path / "club.pdn"
+    path.write_text(G1 + G1)
+    first = arbiter("pdn", "import", path, "--db", database)
+    assert "2 stored in tournament 'club.pdn' (#1), 0 already there" in first.stdout
+    again = arbiter("pdn", "import", path, "--db", database)
+    assert "0 stored in tournament 'club.pdn' (#1), 2 already there" in again.stdout
+    path.write_text(G1 + G2 + G1 + G1)
+    third = arbiter("pdn", "import", path, "--db", database)
+    assert "2 stored in tournament 'club.pdn' (#1), 2 already there" in third.stdout
+    assert stored_events(database) == ["g1", "g1", "g1", "g2"]
+
+
+def test_a_game_changed_in_the_file_is_stored_as_a_new_game_and_the_earlier_one_is_kept_and_counted(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "games.sqlite"
+    path = tmp_path / "club.pdn"
+    path.write_text(G1 + G2)
+    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
+    path.write_text(G1 + G2.replace("9-13", "9-14"))
+    run = arbiter("pdn", "import", path, "--db", database)
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines() == [
+        f"{path}: 2 game(s) read; 1 stored in tournament 'club.pdn' (#1), 1 already there, 0 skipped; "
+        "1 game(s) stored by an earlier import are no longer in the file (changed or removed there), "
+        "and are kept"
+    ]
+    assert sorted(game.moves[0].text for game in stored_games(database)) == ["11-15", "9-13", "9-14"]
 
 
 # --- faults ----------------------------------------------------------------------------------------------
