@@ -116,6 +116,9 @@ def read_stream(
 _MOVE_FAULTS = frozenset(
     {FaultKind.ILLEGAL_MOVE, FaultKind.AMBIGUOUS_MOVE, FaultKind.UNKNOWN_SQUARE, FaultKind.BAD_FEN}
 )
+# Side lines nested deeper than this are not replayed: each level costs the replay two stack frames,
+# and real annotations nest a few levels, not hundreds.
+MAX_VARIATION_DEPTH = 100
 
 # --- clocks -----------------------------------------------------------------------------------------
 
@@ -169,6 +172,7 @@ class _Attempt:
     faults: list[PdnFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     end: Position | None = None  # the last position of a main line replayed to its end
+    too_deep: bool = False  # side lines nest deeper than MAX_VARIATION_DEPTH (said once)
 
     @property
     def refused(self) -> bool:
@@ -356,11 +360,13 @@ class _Replay:
         in_variation: bool,
         first_ply: int = 1,
         earlier: tuple[list[Position], list[Move]] = ([], []),
+        depth: int = 0,
     ) -> tuple[list[PdnMove], list[str]]:
         """Replay a line of moves from ``start``; returns the moves that replayed and the texts left.
 
         ``earlier`` holds the positions before ``start`` and the moves from each, for the rules on
-        earlier moves (a variation starts in the middle of the game)."""
+        earlier moves (a variation starts in the middle of the game); ``depth`` counts the side lines
+        the line is nested in."""
         position = start
         positions, moves = [*earlier[0], start], list(earlier[1])
         played: list[PdnMove] = []
@@ -391,7 +397,7 @@ class _Replay:
                 self._attempt.notes.append(f"{where}ply {ply}: {note}")
             variations: tuple[tuple[PdnMove, ...], ...] = ()
             if self.options.variations:
-                variations = self._variations(position, item, ply, (positions[:-1], moves))
+                variations = self._variations(position, item, ply, (positions[:-1], moves), depth + 1)
             comments, clock = _comments_and_clock(item.comments, position.turn)
             played.append(
                 PdnMove(
@@ -413,13 +419,37 @@ class _Replay:
         return played, []
 
     def _variations(
-        self, before: Position, item: RawMove, ply: int, earlier: tuple[list[Position], list[Move]]
+        self,
+        before: Position,
+        item: RawMove,
+        ply: int,
+        earlier: tuple[list[Position], list[Move]],
+        depth: int,
     ) -> tuple[tuple[PdnMove, ...], ...]:
+        """The side lines of ``item``, replayed; those at ``depth`` past the limit are left out."""
+        if not item.variations:
+            return ()
+        if depth > MAX_VARIATION_DEPTH:
+            self._too_deep(item, ply)
+            return ()
         lines: list[tuple[PdnMove, ...]] = []
         for variation in item.variations:
-            moves, _ = self._replay_line(before, variation, in_variation=True, first_ply=ply, earlier=earlier)
+            moves, _ = self._replay_line(
+                before, variation, in_variation=True, first_ply=ply, earlier=earlier, depth=depth
+            )
             lines.append(tuple(moves))
         return tuple(lines)
+
+    def _too_deep(self, item: RawMove, ply: int) -> None:
+        """Say once a game that its side lines nest too deep, at the move the deeper ones hang on."""
+        if self._attempt.too_deep:
+            return
+        self._attempt.too_deep = True
+        reason = (
+            f"side lines nest deeper than {MAX_VARIATION_DEPTH} levels after this move; "
+            "the deeper ones are not replayed"
+        )
+        self._move_fault(FaultKind.SYNTAX, reason, item.line, item.column, ply, in_variation=True)
 
     def _move_fault(
         self, kind: FaultKind, reason: str, line: int, column: int, ply: int, in_variation: bool

@@ -102,3 +102,17 @@ def test_a_frisian_game_that_breaks_the_king_move_limit_is_a_fault_at_that_ply(t
         "it breaks the king-move limit (one king may not make more than three non-capturing moves in a "
         "row while its side has men); allowed moves: 9-3, 9-4"
     )
+
+
+def test_side_lines_nested_hundreds_deep_are_a_one_line_fault_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "deep.pdn"
+    path.write_text(
+        '[Event "deep"]\n[GameType "21"]\n1. 11-15 23-19 ' + "(1... 22-18 " * 500 + ")" * 500 + " *\n"
+    )
+    run = arbiter("pdn", "check", "--variations", path)
+    assert run.returncode == 1
+    assert run.stderr == ""
+    assert run.stdout.splitlines()[0] == (
+        f"{path}:3:1210: game 1 (deep), ply 2: syntax: in a variation: "
+        "side lines nest deeper than 100 levels after this move; the deeper ones are not replayed"
+    )

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.notation.pdn import (
+    MAX_VARIATION_DEPTH,
     PdnError,
     PdnReader,
     ReadOptions,
@@ -80,6 +81,29 @@ def test_variations_when_kept_replay_from_the_position_before_the_move_they_repl
     assert [m.text for m in line] == ["9-13", "22-18"]
     assert [m.text for m in line[1].variations[0]] == ["24-20"]
     assert line[0].move.start == 9
+
+
+def nested_side_lines(depth: int) -> str:
+    """A game whose second ply has a side line holding a side line, `depth` levels down."""
+    return '[GameType "21"]\n1. 11-15 23-19 ' + "(1... 22-18 " * depth + ")" * depth + " 2. 8-11 *\n"
+
+
+def test_side_lines_nested_past_the_limit_are_one_fault_and_the_levels_above_it_replay() -> None:
+    game = one(nested_side_lines(500), ReadOptions(variations=True))
+    assert texts(game) == ["11-15", "23-19", "8-11"]
+    (fault,) = game.faults
+    assert (fault.kind, fault.in_variation, fault.ply, fault.line) == (FaultKind.SYNTAX, True, 2, 2)
+    assert fault.reason == (
+        f"in a variation: side lines nest deeper than {MAX_VARIATION_DEPTH} levels after this move; "
+        "the deeper ones are not replayed"
+    )
+    levels, move = 0, game.moves[1]
+    while move.variations:
+        levels += 1
+        (line,) = move.variations
+        move = line[0]
+    assert levels == MAX_VARIATION_DEPTH
+    assert one(nested_side_lines(MAX_VARIATION_DEPTH), ReadOptions(variations=True)).faults == ()
 
 
 def test_a_broken_variation_is_a_fault_of_the_variation_only() -> None:
