@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,33 @@ def test_tags_are_read_with_escaped_quotes_and_backslashes() -> None:
     game = one('[Event "a \\"quoted\\" name"]\n[Site "C:\\\\games"]\n[GameType "21"]\n1. 11-15 *\n')
     assert game.tags["Event"] == 'a "quoted" name'
     assert game.tags["Site"] == "C:\\games"
+
+
+# Reads a PDN file in a process whose address space is bounded (256 MiB, some five times what reading
+# a small file takes), and prints its first game's Event tag's length and quotes, and its first move.
+READ_IN_BOUNDED_MEMORY = """
+import resource, sys
+from arbiter.notation.pdn import read_pdn
+resource.setrlimit(resource.RLIMIT_AS, (256 * 2**20, resource.RLIM_INFINITY))
+(game,) = read_pdn(sys.argv[1])
+print(len(game.tags["Event"]), game.tags["Event"].count('"'), game.moves[0].text)
+"""
+
+
+def test_a_tag_value_of_megabytes_is_read_whole(tmp_path: Path) -> None:
+    # 8 MB of value with an escaped quote every thousand characters; its pattern once kept about
+    # 170 bytes of backtracking state a character, which no longer fits the bound.
+    path = tmp_path / "long-tag.pdn"
+    path.write_text('[Event "' + ("x" * 999 + '\\"') * 8000 + '"]\n[GameType "21"]\n1. 11-15 *\n')
+    run = subprocess.run(
+        [sys.executable, "-c", READ_IN_BOUNDED_MEMORY, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["8000000", "8000", "11-15"]
 
 
 def test_move_numbers_with_and_without_dots_are_skipped() -> None:
