@@ -130,6 +130,11 @@ class Geometry:
             return None
         return self.bit_squares.get(row * self.stride + col)
 
+    def crowning_row(self, color: Color) -> int:
+        """The row where a man of ``color`` is crowned: White's men move up the board to row 0, Black's
+        down to the last row."""
+        return 0 if color is Color.WHITE else self.height - 1
+
     def row_mask(self, row: int) -> int:
         """Bits of the playable cells of one row."""
         mask = 0

@@ -41,8 +41,7 @@ class MoveGenerator:
         self.no_reversal = variant.no_reversal
         ortho_span = 1 if g.all_squares else 2
         bits = g.square_bits[1:]
-        # Promotion rows: White crowns on the top row, Black on the bottom row.
-        self.promotion = (g.row_mask(0), g.row_mask(g.height - 1))
+        self.promotion = (g.row_mask(g.crowning_row(Color.WHITE)), g.row_mask(g.crowning_row(Color.BLACK)))
 
         def offsets(dirs: tuple[str, ...], color: Color) -> tuple[int, ...]:
             return tuple(g.offset(absolute_step(d, color, ortho_span)) for d in dirs)

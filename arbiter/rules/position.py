@@ -230,6 +230,16 @@ class Position:
         setup = parse_fen(text, variant.square_count, variant.geometry.square_from_algebraic)
         if (setup.white_mules or setup.black_mules) and not variant.has_mules:
             raise FenError(f"FEN {text!r}: {variant.id} has no mules (M), only Mule checkers does")
+        crowned = _men_on_crowning_row(variant, setup)
+        if crowned:
+            color, square = crowned[0]
+            name = variant.square_name(square)
+            others = [f"{other.name.lower()} {variant.square_name(at)}" for other, at in crowned[1:]]
+            raise FenError(
+                f"FEN {text!r}: the {color.name.lower()} man on {name} stands on the row where "
+                f"{color.name.capitalize()}'s men are crowned: a man there is a king (K{name})"
+                + (f"; so do {', '.join(others)}" if others else "")
+            )
         return cls._from_setup(variant, setup)
 
     @classmethod
@@ -573,6 +583,18 @@ class _Building(Position):
     __slots__ = ()
     # object's own, in C: mypy reads it as bound to object, not as this class's method.
     __setattr__ = object.__setattr__  # type: ignore[assignment]
+
+
+def _men_on_crowning_row(variant: Variant, setup: FenSetup) -> list[tuple[Color, int]]:
+    """The men of a set-up on the row where their side is crowned. No position holds one: in every
+    variant a man whose move ends on that row is crowned there (passing through it in a capture, as
+    international and pool men may, it ends elsewhere)."""
+    g = variant.geometry
+    found: list[tuple[Color, int]] = []
+    for color, men in ((Color.WHITE, setup.white_men), (Color.BLACK, setup.black_men)):
+        row = g.crowning_row(color)
+        found += [(color, square) for square in sorted(men) if g.row_col(square)[0] == row]
+    return found
 
 
 def _position(

@@ -153,6 +153,12 @@ def test_an_unbalanced_quote_in_a_match_engine_is_refused(tmp_path: Path) -> Non
     assert not (tmp_path / "m.sqlite").exists()
 
 
+def test_play_refuses_a_start_position_with_a_man_where_its_side_is_crowned(tmp_path: Path) -> None:
+    ran = arbiter("play", "random", "greedy", "--fen", "B:W5:B30", cwd=tmp_path)
+    assert_refused(ran, "start position 'B:W5:B30'", "the black man on 30 stands on the row", code=2)
+    assert "Result:" not in ran.out
+
+
 def test_play_refuses_a_start_position_without_pieces(tmp_path: Path) -> None:
     ran = arbiter("play", "random", "greedy", "--fen", "W:W:B", cwd=tmp_path)
     assert_refused(ran, "start position 'W:W:B'", "the game is already over", "no pieces", code=2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from arbiter.notation.movetext import MoveTextError, format_hub, format_pdn, parse_hub, parse_pdn
-from arbiter.rules import HubPositionError, Piece, Position, get_variant
+from arbiter.rules import VARIANTS, Color, HubPositionError, Piece, Position, get_variant
 from arbiter.rules.fen import FenError
 
 ENGLISH = get_variant("english")
@@ -57,6 +57,34 @@ def test_malformed_fen_is_rejected_with_the_reason(fen: str, message: str) -> No
         Position.from_fen(ENGLISH, fen)
 
 
+@pytest.mark.parametrize("variant_id", sorted(VARIANTS))
+def test_a_fen_with_a_man_on_the_row_where_its_side_is_crowned_is_refused_naming_the_square(
+    variant_id: str,
+) -> None:
+    # In every variant a man whose move ends on that row is crowned there: no position holds one.
+    variant = get_variant(variant_id)
+    g = variant.geometry
+    # A man of each side a row short of the row where it is crowned, the two far apart.
+    white = next(n for n in range(1, variant.square_count + 1) if g.row_col(n)[0] == 1)
+    black = next(n for n in range(variant.square_count, 0, -1) if g.row_col(n)[0] == g.height - 2)
+    for color, man, crowning in ((Color.WHITE, white, 0), (Color.BLACK, black, g.height - 1)):
+        before = Position.from_fen(variant, f"{color.letter}:W{white}:B{black}")
+        onto = [m for m in before.legal_moves() if m.start == man and g.row_col(m.end)[0] == crowning]
+        assert onto, before.fen()
+        square = onto[0].end
+        piece = before.play(onto[0]).piece_at(square)
+        assert piece is not None and piece.is_king
+        name = variant.square_name(square)
+        mine, theirs = color.letter, color.opponent.letter
+        opponent = black if color is Color.WHITE else white
+        with pytest.raises(
+            FenError, match=rf"the {color.name.lower()} man on {name} stands on the row where"
+        ):
+            Position.from_fen(variant, f"{mine}:{mine}{square}:{theirs}{opponent}")
+        king = Position.from_fen(variant, f"{mine}:{mine}K{square}:{theirs}{opponent}")
+        assert king.piece_at(square) is piece
+
+
 def test_hub_position_strings() -> None:
     start = Position.start(ENGLISH)
     assert start.hub() == "B" + "b" * 12 + "e" * 8 + "w" * 12
@@ -89,7 +117,7 @@ def test_pdn_move_text_round_trips_for_quiet_moves_and_captures() -> None:
 
 def test_full_path_is_written_only_where_start_and_end_are_shared() -> None:
     # The king on 49 can reach 30 over two different sets of pieces.
-    position = Position.from_fen(INTERNATIONAL, "W:WK49:B11,23,24,26,29,38,50")
+    position = Position.from_fen(INTERNATIONAL, "W:WK49:B11,23,24,26,29,38,K50")
     twins = [m for m in position.legal_moves() if m.start == 49 and m.end == 30]
     assert len(twins) == 2
     texts = {format_pdn(position, m) for m in twins}

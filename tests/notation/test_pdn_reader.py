@@ -321,6 +321,17 @@ def test_a_bad_fen_is_reported_at_its_tag() -> None:
     assert game.rest == ("11-15",)
 
 
+def test_a_fen_with_men_on_their_crowning_row_is_a_bad_fen_naming_each_square() -> None:
+    game = one('[GameType "21"]\n[FEN "B:W1,2:B30"]\n1. 30-26 *\n')
+    (fault,) = game.faults
+    assert (fault.kind, fault.line) == (FaultKind.BAD_FEN, 2)
+    assert fault.reason == (
+        "FEN 'B:W1,2:B30': the white man on 1 stands on the row where White's men are crowned: "
+        "a man there is a king (K1); so do white 2, black 30"
+    )
+    assert game.rest == ("30-26",)
+
+
 def test_text_that_is_no_pdn_stops_the_game_there() -> None:
     game = one('[GameType "21"]\n1. 11-15 23-19Whiteresigned. 2. 8-11 *\n')
     (fault,) = game.faults

@@ -29,7 +29,7 @@ def test_the_symmetric_start_position_evaluates_level(variant_id: str) -> None:
     assert evaluator.evaluate(start.white, start.black, start.kings, int(start.turn)) == 0
 
 
-@pytest.mark.parametrize("fen", ["W:W21,K30:B3,7,K12", "B:WK5,6:B28,29,30"])
+@pytest.mark.parametrize("fen", ["W:W21,K30:B3,7,K12", "B:WK5,6:B24,27,28"])
 def test_evaluation_is_from_the_side_to_move(fen: str) -> None:
     p = Position.from_fen(get_variant("english"), fen)
     evaluator = Evaluator(p.variant)

@@ -57,7 +57,7 @@ def test_free_choice_between_short_and_long_captures_in_english() -> None:
 def test_a_piece_is_jumped_at_most_once() -> None:
     # The king's loop 24x15x22x31x24 and the same loop the other way round take the same pieces:
     # one move, and no path jumps a piece twice.
-    moves = moves_of("english", "W:WK24:B14,18,19,21,26,27,29")
+    moves = moves_of("english", "W:WK24:B14,18,19,21,26,27,K29")
     assert len(moves) == 1
     assert moves[0].start == moves[0].end == 24
     assert moves[0].captured == frozenset({19, 18, 26, 27})

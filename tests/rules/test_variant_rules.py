@@ -188,9 +188,9 @@ def test_frisian_man_captures_orthogonally() -> None:
 
 
 def test_frisian_two_men_outweigh_a_king() -> None:
-    # The man on 40 can take the king on 30, or the men on 44 and 48: two men are worth more.
-    moves = moves_of("frisian", "W:W40,42:B44,4,K30,48")
-    assert [m.captured for m in moves] == [frozenset({44, 48})]
+    # The man on 30 can take the king on 20, or the men on 34 and 38: two men are worth more.
+    moves = moves_of("frisian", "W:W30,32:B34,4,K20,38")
+    assert [m.captured for m in moves] == [frozenset({34, 38})]
 
 
 def test_frisian_a_king_and_a_man_outweigh_two_men() -> None:
