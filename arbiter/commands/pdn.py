@@ -41,7 +41,7 @@ class CheckTally:
     whole: int = 0  # games that replayed with no fault
     plies: int = 0
     faulty_games: int = 0
-    warnings: int = 0  # games that replay but contradict themselves (their result)
+    warnings: int = 0  # Result tags that contradict their game's terminator
     fault_kinds: Counter[str] = field(default_factory=Counter)
     unsupported: Counter[str] = field(default_factory=Counter)  # variant title -> games
 

@@ -27,6 +27,7 @@ from arbiter.notation.pdn_model import (
     PdnFault,
     PdnGame,
     PdnMove,
+    end_at_last_move,
     result_scores,
     result_text,
     result_winner,
@@ -171,6 +172,7 @@ class _Attempt:
     rest: list[str] = field(default_factory=list)
     faults: list[PdnFault] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    start: Position | None = None  # the start position, once the FEN (if any) has been read
     end: Position | None = None  # the last position of a main line replayed to its end
     too_deep: bool = False  # side lines nest deeper than MAX_VARIATION_DEPTH (said once)
 
@@ -259,6 +261,7 @@ class _Replay:
         self._attempt = attempt = _Attempt(fen_text or "", rest=self.raw.move_texts())
         start = self._start_position(variant, fen_text)
         if start is not None:
+            attempt.start = start
             attempt.start_fen = start.fen()
             attempt.rest = []
             if self.options.replay:
@@ -461,21 +464,30 @@ class _Replay:
     # -- result
 
     def _check_result_fits(self, variant: Variant, attempt: _Attempt, result: str) -> None:
-        """Warn when the rules decide the last position and the result says otherwise."""
-        if result not in RESULTS or result == "*" or result_scores(result) is None:
+        """A result the rules rule out is a fault: where the game's last move ends it with a winner, the
+        file may not name another (nor a draw). Such a game contradicts itself: no record holds both its
+        moves and its result, so `pdn import` cannot store it either."""
+        if result_scores(result) is None or attempt.start is None or attempt.end is None:
             return
-        if attempt.end is None:
+        if variant.end_rule is None and variant.history_filter is None:
+            # Only a last position that is decided by itself can end such a game with a winner: most
+            # games are left here without being played again through the rules.
+            alone = Game(variant, attempt.end).end
+            if alone is None or alone.winner is None:
+                return
+        end = end_at_last_move(Game(variant, attempt.start), (pdn_move.move for pdn_move in attempt.moves))
+        if end is None or end.winner is None or result_winner(result, variant) is end.winner:
             return
-        end = Game(variant, attempt.end).end
-        if end is None or end.winner is None:
-            return
-        said = result_winner(result, variant)
-        if said is not end.winner:
-            fitting = result_text(variant, end.winner)
-            self.warnings.append(
+        line, column = self.raw.result_place or self._tag_place("Result")
+        self.faults.append(
+            PdnFault(
+                FaultKind.BAD_RESULT,
                 f"the result {result} does not fit the move text, whose last position is decided: "
-                f"{end.describe()} ({fitting})"
+                f"{end.describe()} ({result_text(variant, end.winner)})",
+                line,
+                column,
             )
+        )
 
     def _result(self) -> str:
         raw = self.raw

@@ -7,11 +7,11 @@ reader, the writer, and later the store and the referee all share it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from arbiter.rules import Color, Move, Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules import Color, Game, GameEnd, Move, Position, UnknownVariantError, Variant, get_variant
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*")
 # Each result as (first mover's score, second mover's score); None where the game is unfinished.
@@ -41,6 +41,17 @@ def result_winner(result: str, variant: Variant) -> Color | None:
         return None
     first = variant.first_to_move
     return first if scores[0] > scores[1] else first.opponent
+
+
+def end_at_last_move(game: Game, moves: Iterable[Move]) -> GameEnd | None:
+    """Play ``moves`` into ``game`` while it goes on, and say how the rules end it at the last of them:
+    None where they do not, or where they ended it earlier (a draw rule reached, and the players played
+    on). A move the rules refuse raises ValueError, with ``game`` at the position before it."""
+    for move in moves:
+        if game.end is not None:
+            return None
+        game.play(move)
+    return game.end
 
 
 def result_text(variant: Variant, winner: Color | None, finished: bool = True) -> str:
@@ -121,7 +132,7 @@ class PdnGame:
     rest: tuple[str, ...] = ()
     faults: tuple[PdnFault, ...] = field(default=(), compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)  # guesses and oddities that are not faults
-    # What replays but contradicts itself (a Result tag against the terminator or the last position).
+    # What replays but contradicts itself (a Result tag against the terminator).
     warnings: tuple[str, ...] = field(default=(), compare=False)
     variant_guessed: bool = field(default=False, compare=False)
     variant_how: str = field(default="", compare=False)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.notation.movetext import format_hub, format_pdn
 from arbiter.notation.pdn import PdnReader, ReadOptions
-from arbiter.notation.pdn_model import PdnGame
+from arbiter.notation.pdn_model import PdnGame, end_at_last_move
 from arbiter.notation.pdn_variant import tag_value
 from arbiter.publishing.pdn_export import IMPORTED_FORMAT
 from arbiter.referee.record import (
@@ -146,14 +146,10 @@ def _outcome(
             f"the result {game.result!r} cannot be stored: a game has one winner, a draw, or no result"
         ) from None
     rules = Game(variant, start)
-    for ply, pdn_move in enumerate(game.moves, start=1):
-        if rules.end is not None:
-            break  # a draw rule was reached and the players played on: the rules do not decide
-        try:
-            rules.play(pdn_move.move)
-        except ValueError as error:
-            raise ImportFault(f"ply {ply}: {error}") from None
-    end = rules.end if rules.ply == len(game.moves) else None
+    try:
+        end = end_at_last_move(rules, (pdn_move.move for pdn_move in game.moves))
+    except ValueError as error:
+        raise ImportFault(f"ply {rules.ply + 1}: {error}") from None
     positions = rules.positions
     if end is None or winner is Winner.UNFINISHED:
         return _given_outcome(game, winner, source), positions

@@ -1,6 +1,6 @@
 """What is written from engine- or file-supplied text: control characters never reach a PDN file or a
-page raw; a PDN whose result contradicts its moves is warned about; temporary files a killed refresh
-left in the site go on the next refresh."""
+page raw; a PDN whose Result tag contradicts its terminator is warned about, one whose result the
+board rules out is a fault; temporary files a killed refresh left in the site go on the next refresh."""
 
 from __future__ import annotations
 
@@ -25,19 +25,22 @@ PDN = TAG_AND_TERMINATOR + AGAINST_THE_BOARD + ODD_NAMES
 IMPORTABLE = TAG_AND_TERMINATOR + ODD_NAMES
 
 
-def test_pdn_check_warns_of_a_result_that_contradicts_the_move_text(tmp_path: Path) -> None:
+def test_pdn_check_warns_of_a_tag_against_the_terminator_and_faults_a_result_the_board_rules_out(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "games.pdn").write_bytes(PDN.encode("utf-8"))
     ran = arbiter("pdn", "check", "games.pdn", cwd=tmp_path)
     assert "Traceback" not in ran.out + ran.err
+    assert ran.code == 1
     assert (
         "games.pdn:1: game 1 (tag and terminator): warning: "
         "the Result tag says 1-0 but the move text ends 0-1" in ran.out
     )
     assert (
-        "games.pdn:6: game 2 (result against the board): warning: the result 0-1 does not fit the move text, "
-        "whose last position is decided: White has no pieces left (1-0)"
+        "games.pdn:11:10: game 2 (result against the board): bad result: the result 0-1 does not fit the "
+        "move text, whose last position is decided: White has no pieces left (1-0)"
     ) in ran.out
-    assert "2 warning(s)" in ran.out.splitlines()[-1]
+    assert ran.out.splitlines()[-1].endswith("1 with faults, 1 warning(s) (1 bad result)")
 
 
 def test_control_characters_from_a_file_are_escaped_in_exported_pdn_and_on_the_site(tmp_path: Path) -> None:

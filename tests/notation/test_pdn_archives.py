@@ -105,6 +105,9 @@ MEN_ON_THEIR_CROWNING_ROW = {
     ("lpc", 65): "the black man on 31",
     ("lpc", 73): "the white man on 4",
 }
+# Bridges #14 sets up an empty board, White to move, and calls it a draw: White, with no piece left,
+# has lost, so the result is a fault.
+RESULT_RULED_OUT = {("bridges", 14)}
 
 
 def test_english_problem_collections_replay() -> None:
@@ -112,9 +115,27 @@ def test_english_problem_collections_replay() -> None:
     collections += ["beginner", "borderclassics", "bridges", "gem", "goulds"]
     for name in collections:
         games = read(f"succeed/{name}.pdn")
-        sound = [g for g in games if (name, g.number) not in MEN_ON_THEIR_CROWNING_ROW]
+        refused = MEN_ON_THEIR_CROWNING_ROW.keys() | RESULT_RULED_OUT
+        sound = [g for g in games if (name, g.number) not in refused]
         assert sound and all(g.ok for g in sound), (name, faults(sound))
         assert {g.variant_id for g in games} == {"english"}
+
+
+def test_a_problem_whose_result_the_board_rules_out_is_a_bad_result() -> None:
+    faulty = [g for g in read("succeed/bridges.pdn") if g.faults]
+    assert [(g.number, [(f.kind, f.line, f.reason) for f in g.faults]) for g in faulty] == [
+        (
+            14,
+            [
+                (
+                    FaultKind.BAD_RESULT,
+                    125,
+                    "the result 1/2-1/2 does not fit the move text, whose last position is decided: "
+                    "White has no pieces left (1-0)",
+                )
+            ],
+        )
+    ]
 
 
 def test_problems_with_a_man_on_its_crowning_row_are_refused_naming_the_square() -> None:

@@ -227,8 +227,8 @@ def test_games_with_faults_are_skipped_and_reported_and_the_good_ones_are_stored
     lines = run.stdout.splitlines()
     assert lines[0].startswith(f"{path}:9:19: game 2 (illegal), ply 3: illegal move: 8-12 is not legal")
     assert lines[1] == (
-        f"{path}:11: game 3 (contradiction): the result 0-1 does not fit the last position: "
-        "White has no pieces left"
+        f"{path}:14:10: game 3 (contradiction): bad result: the result 0-1 does not fit the move text, "
+        "whose last position is decided: White has no pieces left (1-0)"
     )
     assert lines[2].startswith(f"{path}:16: game 4 (double loss): the result '0-0' cannot be stored")
     assert lines[3].startswith(f"{path}:20:1: game 5 (thai): variant not supported yet: Thai draughts")
@@ -238,6 +238,49 @@ def test_games_with_faults_are_skipped_and_reported_and_the_good_ones_are_stored
     )
     (kept,) = stored_games(database)
     assert (kept.white.name, kept.black.name, kept.winner) == ("Ann", "Bob", Winner.DRAW)
+
+
+# Black has nothing left to move with, yet the file calls it a draw (as a problem collection does).
+RULED_OUT = '[Event "empty board"]\n[GameType "21"]\n[FEN "W::."]\n1/2-1/2\n'
+
+
+def test_a_result_the_rules_rule_out_is_the_same_fault_for_pdn_check_and_pdn_import(tmp_path: Path) -> None:
+    path = tmp_path / "problems.pdn"
+    path.write_text(G1 + RULED_OUT)
+    fault = (
+        f"{path}:10:1: game 2 (empty board): bad result: the result 1/2-1/2 does not fit the move text, "
+        "whose last position is decided: White has no pieces left (1-0)"
+    )
+    checked = arbiter("pdn", "check", path)
+    assert checked.returncode == 1
+    assert checked.stdout.splitlines()[0] == fault
+    imported = arbiter("pdn", "import", path, "--db", tmp_path / "games.sqlite")
+    assert imported.returncode == 1
+    assert imported.stdout.splitlines() == [
+        fault,
+        f"{path}: 2 game(s) read; 1 stored in tournament 'problems.pdn' (#1), 0 already there, 1 skipped",
+    ]
+
+
+def test_a_draw_the_rules_reached_before_the_players_played_on_stands_for_check_and_import(
+    tmp_path: Path,
+) -> None:
+    # The kings repeat the position a third time at ply 8 (a draw); White then takes Black's last piece.
+    path = tmp_path / "played-on.pdn"
+    path.write_text(
+        '[GameType "21"]\n[FEN "W:WK10:BK32"]\n1. 10-14 32-28 2. 14-10 28-32 3. 10-14 32-28 4. 14-10 28-32 '
+        "5. 10-15 32-27 6. 15-18 27-23 7. 18x27 1/2-1/2\n"
+    )
+    checked = arbiter("pdn", "check", path)
+    assert checked.returncode == 0, checked.stdout
+    assert (
+        checked.stdout.splitlines()[0]
+        == f"{path}: 1 game(s), 1 replayed without fault (13 plies), 0 with faults"
+    )
+    imported = arbiter("pdn", "import", path, "--db", tmp_path / "games.sqlite")
+    assert imported.returncode == 0, imported.stdout
+    (stored,) = stored_games(tmp_path / "games.sqlite")
+    assert stored.winner is Winner.DRAW
 
 
 def test_a_file_with_no_readable_game_creates_no_tournament(tmp_path: Path) -> None:

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from arbiter.notation.movetext import format_pdn
 from arbiter.notation.pdn import read_pdn, read_pdn_text
-from arbiter.notation.pdn_model import RESULTS, PdnGame, PdnMove
+from arbiter.notation.pdn_model import RESULTS, PdnGame, PdnMove, end_at_last_move, result_text
 from arbiter.notation.pdn_writer import format_clock, format_game, game_record, write_pdn
-from arbiter.rules import VARIANTS, Color, Move, Position, get_variant
+from arbiter.rules import VARIANTS, Color, Game, Move, Position, get_variant
 
 ENGLISH = get_variant("english")
 INTERNATIONAL = get_variant("international")
@@ -184,12 +184,15 @@ def games(draw: st.DrawFn) -> PdnGame:
     clocks = [draw(clock) for _ in moves]
     comments = [draw(st.lists(COMMENT, max_size=2)) for _ in moves]
     tags = draw(st.dictionaries(TAG_NAME, TAG_VALUE, max_size=5))
+    # Any result, but where the rules end the game with a winner: then only that winner's, or none.
+    end = end_at_last_move(Game(variant, start), moves)
+    fitting = RESULTS if end is None or end.winner is None else (result_text(variant, end.winner), "*")
     built = game_record(
         variant,
         moves,
         start=start,
         tags=tags,
-        result=draw(st.sampled_from(RESULTS)),
+        result=draw(st.sampled_from(fitting)),
         clocks=clocks,
         comments=comments,
         intro=draw(st.lists(COMMENT, max_size=1)),
