@@ -73,7 +73,9 @@ _BOARD_ENDS = {
     EndReason.NO_LEGAL_MOVES: Termination.NO_LEGAL_MOVES,
     EndReason.REPETITION: Termination.REPETITION,
     EndReason.MOVE_COUNT_RULE: Termination.MOVE_COUNT_RULE,
+    EndReason.VARIANT_RULE: Termination.VARIANT_RULE,
 }
+_NAMED_RULES = (Termination.MOVE_COUNT_RULE, Termination.VARIANT_RULE)  # the outcome says which rule
 # Words of a Termination tag, and the termination they name (used when the result allows it).
 _TERMINATION_WORDS = (
     ("time", (Termination.TIME_FORFEIT,)),
@@ -154,12 +156,12 @@ def _outcome(
     if end is None or winner is Winner.UNFINISHED:
         return _given_outcome(game, winner, source), positions
     termination = _BOARD_ENDS[end.reason]
+    rule = end.rule if termination in _NAMED_RULES else None
     if end.winner is not None:
         if winner is not Winner.side(end.winner):
             raise ImportFault(f"the result {game.result} does not fit the last position: {end.describe()}")
-        return GameOutcome.of(winner, termination), positions
+        return GameOutcome.of(winner, termination, rule=rule), positions
     if winner is Winner.DRAW:
-        rule = end.rule if termination is Termination.MOVE_COUNT_RULE else None
         return GameOutcome.of(winner, termination, rule=rule), positions
     return _given_outcome(game, winner, source), positions
 

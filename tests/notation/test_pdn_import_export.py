@@ -283,6 +283,21 @@ def test_a_draw_the_rules_reached_before_the_players_played_on_stands_for_check_
     assert stored.winner is Winner.DRAW
 
 
+def test_a_game_a_variant_s_own_rule_ends_is_stored_with_that_rule(tmp_path: Path) -> None:
+    # Breakthrough: White's man crowns on 1, which wins the game there.
+    path = tmp_path / "breakthrough.pdn"
+    path.write_text('[Variant "bt"]\n[FEN "W:W6,40:B45,15"]\n1. 6-1 2-0\n')
+    run = arbiter("pdn", "import", path, "--db", tmp_path / "games.sqlite")
+    assert run.returncode == 0, run.stdout + run.stderr
+    (stored,) = stored_games(tmp_path / "games.sqlite")
+    assert stored.outcome is not None
+    assert (stored.winner, stored.outcome.termination, stored.outcome.rule) == (
+        Winner.WHITE,
+        Termination.VARIANT_RULE,
+        "crowned first",
+    )
+
+
 def test_a_file_with_no_readable_game_creates_no_tournament(tmp_path: Path) -> None:
     path = tmp_path / "thai.pdn"
     path.write_text('[GameType "31"]\n1. a3-b4 *\n')
