@@ -203,9 +203,10 @@ def import_command(
 
     Games with faults are skipped and listed; the others are stored. Importing the same file again
     stores nothing twice: a game is recognised by its variant, start, players, moves and result,
-    wherever it stands in the file, and only the games not stored yet are added. The exit status is 1
-    when any game was skipped (or the database is damaged or cannot be written), 2 when the file or the
-    database given is not one this command reads.
+    wherever it stands in the file, and only the games not stored yet are added. Of the annotations
+    only [%clock] readings are stored; a line says how many comments, side lines, marks ($n, !, ?)
+    and % lines the file holds. The exit status is 1 when any game was skipped (or the database is
+    damaged or cannot be written), 2 when the file or the database given is not one this command reads.
     """
     _check_variant(variant)
     if not file.is_file():
@@ -226,6 +227,9 @@ def import_command(
         raise typer.Exit(store_error_status(exc)) from None
     for line in report.skipped:
         typer.echo(line)
+    not_kept = report.not_kept_line()
+    if not_kept is not None:
+        typer.echo(not_kept)
     typer.echo(report.summary())
     if report.skipped_games:
         raise typer.Exit(1)

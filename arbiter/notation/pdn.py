@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import BinaryIO
 
-from arbiter.notation.pdn_lexer import DecodingReport, Lexer, read_lines
+from arbiter.notation.pdn_lexer import CLOCK_COMMAND, Annotations, DecodingReport, Lexer, read_lines
 from arbiter.notation.pdn_model import (
     RESULTS,
     FaultKind,
@@ -72,13 +72,15 @@ class ReadOptions:
 
 @dataclass
 class PdnReader:
-    """The games of one PDN file, read as they are iterated. ``decoding`` says how the text was
-    decoded once the file has been read."""
+    """The games of one PDN file, read as they are iterated. Once the file has been read,
+    ``decoding`` says how its text was decoded and ``annotations`` counts its comments, side lines,
+    marks and escape lines."""
 
     path: Path
     options: ReadOptions = field(default_factory=ReadOptions)
     name: str | None = None  # how the file is named in messages (default: the path as given)
     decoding: DecodingReport = field(default_factory=DecodingReport)
+    annotations: Annotations = field(default_factory=Annotations)
 
     def __iter__(self) -> Iterator[PdnGame]:
         try:
@@ -86,7 +88,8 @@ class PdnReader:
         except OSError as error:
             raise PdnError(f"{self.path}: cannot read: {error.strerror or error}") from None
         with stream:
-            yield from read_stream(stream, self.name or str(self.path), self.options, self.decoding)
+            name = self.name or str(self.path)
+            yield from read_stream(stream, name, self.options, self.decoding, self.annotations)
 
 
 def read_pdn(path: str | Path, options: ReadOptions | None = None) -> Iterator[PdnGame]:
@@ -101,9 +104,13 @@ def read_pdn_text(text: str, options: ReadOptions | None = None, source: str = "
 
 
 def read_stream(
-    stream: BinaryIO, source: str, options: ReadOptions, decoding: DecodingReport
+    stream: BinaryIO,
+    source: str,
+    options: ReadOptions,
+    decoding: DecodingReport,
+    annotations: Annotations | None = None,
 ) -> Iterator[PdnGame]:
-    tokens = Lexer(read_lines(stream, decoding)).tokens()
+    tokens = Lexer(read_lines(stream, decoding), annotations).tokens()
     before: VariantFinding | None = None
     for raw in GameAssembler(tokens).games():
         replay = _Replay(raw, source, options, before)
@@ -123,7 +130,6 @@ MAX_VARIATION_DEPTH = 100
 
 # --- clocks -----------------------------------------------------------------------------------------
 
-_CLOCK_COMMAND = re.compile(r"\[%clock\s+([^\]]*)\]")
 _CLOCK_READING = re.compile(r"([wWbB]?)\s*(\d+(?::\d+){0,2}(?:\.\d+)?)")
 
 
@@ -148,12 +154,12 @@ def _comments_and_clock(comments: list[str], mover: Color) -> tuple[tuple[str, .
     letter = "w" if mover is Color.WHITE else "b"
     for comment in comments:
         if "[%clock" in comment:
-            for command in _CLOCK_COMMAND.findall(comment):
+            for command in CLOCK_COMMAND.findall(comment):
                 readings = parse_clock(command)
                 millis = readings.get(letter, readings.get(""))
                 if millis is not None:
                     clock = millis / 1000
-            comment = _CLOCK_COMMAND.sub("", comment).strip()
+            comment = CLOCK_COMMAND.sub("", comment).strip()
             if not comment:
                 continue
         kept.append(comment)

@@ -131,6 +131,44 @@ class TokenKind(StrEnum):
     STRAY_BRACE = "stray brace"  # a '}' outside any comment
 
 
+# A clock reading in a comment (`{[%clock w0:59:12]}`): a reading, not words of the annotator.
+CLOCK_COMMAND = re.compile(r"\[%clock\s+([^\]]*)\]")
+
+
+@dataclass
+class Annotations:
+    """What a file holds besides its games' tags, moves and results, counted as the lexer meets it:
+    comments (a comment that holds nothing but [%clock] readings is no comment here), side lines,
+    marks ($n, ! and ?), and % escape lines."""
+
+    comments: int = 0
+    side_lines: int = 0
+    marks: int = 0
+    escape_lines: int = 0
+
+    def count_comment(self, text: str) -> None:
+        if "[%clock" not in text or CLOCK_COMMAND.sub("", text).strip():
+            self.comments += 1
+
+    def describe(self) -> str | None:
+        """`155 comments and 3 side lines`, or None when there are none."""
+        counts = (
+            (self.comments, "comment", "comments"),
+            (self.side_lines, "side line", "side lines"),
+            (self.marks, "mark ($n, !, ?)", "marks ($n, !, ?)"),
+            (self.escape_lines, "% line", "% lines"),
+        )
+        parts = [f"{count:,} {one if count == 1 else many}" for count, one, many in counts if count]
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+    @property
+    def single(self) -> bool:
+        """Whether there is exactly one thing counted (for the verb that follows `describe`)."""
+        return self.comments + self.side_lines + self.marks + self.escape_lines == 1
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     kind: TokenKind
@@ -176,15 +214,18 @@ def _unescape(value: str) -> str:
 
 
 class Lexer:
-    """Tokens of PDN text given as numbered lines. One instance reads one file, in order."""
+    """Tokens of PDN text given as numbered lines. One instance reads one file, in order, counting its
+    comments, side lines, marks and escape lines in ``annotations``."""
 
-    def __init__(self, lines: Iterable[tuple[int, str]]) -> None:
+    def __init__(self, lines: Iterable[tuple[int, str]], annotations: Annotations | None = None) -> None:
         self._lines = lines
         self._comment: _OpenComment | None = None
+        self.annotations = annotations if annotations is not None else Annotations()
 
     def tokens(self) -> Iterator[Token]:
         for number, line in self._lines:
             if self._comment is None and line.startswith("%"):
+                self.annotations.escape_lines += 1
                 continue  # an escape line: ignored, as PDN says
             pos = 0
             length = len(line)
@@ -206,10 +247,14 @@ class Lexer:
                 elif kind == "comment":
                     self._comment = _OpenComment(number, column)
                 elif kind == "line_comment":
-                    yield Token(TokenKind.COMMENT, text[1:].strip(), number, column)
+                    body = text[1:].strip()
+                    self.annotations.count_comment(body)
+                    yield Token(TokenKind.COMMENT, body, number, column)
                 elif kind == "mark_paren":
+                    self.annotations.marks += 1
                     yield Token(TokenKind.MARK, text[1:-1], number, column)
                 elif kind == "open":
+                    self.annotations.side_lines += 1
                     yield Token(TokenKind.VARIATION_START, text, number, column)
                 elif kind == "close":
                     yield Token(TokenKind.VARIATION_END, text, number, column)
@@ -218,6 +263,7 @@ class Lexer:
                 elif kind == "stray_bracket":
                     yield Token(TokenKind.UNKNOWN, text, number, column, "a bracket that closes no tag")
                 elif kind in ("nag", "marks"):
+                    self.annotations.marks += 1
                     yield Token(TokenKind.MARK, text, number, column)
                 elif kind == "result":
                     yield Token(TokenKind.RESULT, text.replace("½", "1/2"), number, column)
@@ -271,9 +317,9 @@ class Lexer:
                 if comment.depth == 0:
                     comment.parts.append(line[start : pos - 1])
                     self._comment = None
-                    yield Token(
-                        TokenKind.COMMENT, "".join(comment.parts).strip(), comment.line, comment.column
-                    )
+                    text = "".join(comment.parts).strip()
+                    self.annotations.count_comment(text)
+                    yield Token(TokenKind.COMMENT, text, comment.line, comment.column)
                     return pos
                 comment.depth -= 1
         comment.parts.append(line[start:pos])

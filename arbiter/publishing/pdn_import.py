@@ -7,7 +7,8 @@ Importing the same file again stores nothing twice: a game is recognised by what
 players, moves and result), wherever it now stands in the file, so only the games the tournament does
 not hold yet are stored. A game whose file gives a result without a reason that the board shows is
 stored as ended by resignation (a win) or agreement (a draw), and its reason says the result is as
-given in the file.
+given in the file. Of the annotations only the [%clock] readings are stored; the report counts the
+comments, side lines, marks and % lines the file holds, none of which is.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.notation.movetext import format_hub, format_pdn
 from arbiter.notation.pdn import PdnReader, ReadOptions
+from arbiter.notation.pdn_lexer import Annotations
 from arbiter.notation.pdn_model import PdnGame, end_at_last_move
 from arbiter.notation.pdn_variant import tag_value
 from arbiter.publishing.pdn_export import IMPORTED_FORMAT
@@ -249,6 +251,7 @@ class ImportReport:
     skipped: list[str] = field(default_factory=list)
     placeholders: int = 0  # games stored with a made-up player name
     no_longer_in_file: int = 0  # games an earlier import stored that the file does not hold now
+    not_kept: Annotations = field(default_factory=Annotations)  # the file's, none of which is stored
 
     def summary(self) -> str:
         where = f"tournament {self.tournament!r}" + (
@@ -268,6 +271,14 @@ class ImportReport:
                 "(changed or removed there), and are kept"
             )
         return text
+
+    def not_kept_line(self) -> str | None:
+        """What of the file's text the import does not store, or None when it holds nothing of the kind."""
+        what = self.not_kept.describe()
+        if what is None:
+            return None
+        verb = "is" if self.not_kept.single else "are"
+        return f"{self.path}: {what} {verb} not kept (only [%clock] readings are)"
 
 
 @dataclass(frozen=True)
@@ -320,7 +331,7 @@ def _read_games(path: Path, options: ReadOptions, report: ImportReport) -> Itera
     counted and described in `report`."""
     source = path.name
     imported_at = datetime.now(UTC)
-    for game in PdnReader(path, options):
+    for game in PdnReader(path, options, annotations=report.not_kept):
         report.read += 1
         if game.faults:
             report.skipped_games += 1

@@ -191,6 +191,42 @@ def test_a_game_changed_in_the_file_is_stored_as_a_new_game_and_the_earlier_one_
     assert sorted(game.moves[0].text for game in stored_games(database)) == ["11-15", "9-13", "9-14"]
 
 
+# A program's escape line, two clock readings (one with words), side lines, marks and a line comment.
+ANNOTATED = """% written by a program
+[Event "annotated"]
+[White "Ann"]
+[Black "Bob"]
+[GameType "21"]
+1. 11-15 {[%clock b0:04:59]} 23-19 {a quiet reply [%clock w0:04:58]}
+2. 8-11! (2... 9-13 $2 (2... 10-14?) 22-18) 22-17 ; the usual
+*
+"""
+
+
+def test_the_import_says_how_many_comments_side_lines_marks_and_escape_lines_it_does_not_keep(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "annotated.pdn"
+    path.write_text(ANNOTATED)
+    run = arbiter("pdn", "import", path, "--db", tmp_path / "games.sqlite")
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines() == [
+        f"{path}: 2 comments, 2 side lines, 3 marks ($n, !, ?) and 1 % line are not kept "
+        "(only [%clock] readings are)",
+        f"{path}: 1 game(s) read; 1 stored in tournament 'annotated.pdn' (#1), 0 already there, 0 skipped",
+    ]
+    (stored,) = stored_games(tmp_path / "games.sqlite")
+    assert [(move.text, move.clock) for move in stored.moves] == [
+        ("11-15", 299.0),
+        ("23-19", 298.0),
+        ("8-11", None),
+        ("22-17", None),
+    ]
+    path.write_text('[GameType "21"]\n1. 11-15 {the one comment} *\n')
+    single = arbiter("pdn", "import", path, "--db", tmp_path / "other.sqlite")
+    assert single.stdout.splitlines()[0] == f"{path}: 1 comment is not kept (only [%clock] readings are)"
+
+
 # --- faults ----------------------------------------------------------------------------------------------
 
 FAULTY = """[Event "good"]
