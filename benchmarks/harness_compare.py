@@ -398,9 +398,13 @@ def medians(runs: list[Run], splits: list[Split]) -> dict[str, float]:
     return figures
 
 
+_MEASURABLE = 1e-6  # below this, a figure of the other harness is taken for none
+
+
 def ratio(ours: float, theirs: float) -> str:
-    # The CPU is counted in clock ticks (10 ms): a short run of a lean harness may show none.
-    return f"x{ours / theirs:.2f}" if theirs > 0 else "n/a (too short a run to measure)"
+    # The CPU is counted in clock ticks (10 ms): a short run of a lean harness may show none, and a
+    # start-up worked out as the difference of two runs may then be rounding dust (4e-18 ms), not 0.
+    return f"x{ours / theirs:.2f}" if theirs > _MEASURABLE else "n/a (too short a run to measure)"
 
 
 FIGURES = [
