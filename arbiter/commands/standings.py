@@ -14,6 +14,7 @@ from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import count_text, estimate_figures, signed, sprt_line, stored_sprt_status
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
+from arbiter.tournament.figures import percent
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_refusal
 from arbiter.tournament.scoring import FinishedGame, scheme_named
 from arbiter.tournament.standings import Tally, opening_results, tally
@@ -224,7 +225,7 @@ def ratings_table(players_in_order: Sequence[str], games: Sequence[FinishedGame]
             _counted(record, paired),
             "-" if estimate is None else signed(estimate.elo),
             "none yet: no complete pair" if estimate is None else interval_cell(estimate),
-            "-" if estimate is None else f"{estimate.los:.1%}",
+            "-" if estimate is None else percent(estimate.los),
             _pairs_text(paired.counts) if paired.games else "-",
             "-" if normalized is None else _normalized_cell(normalized),
         )

@@ -10,6 +10,7 @@ from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import estimate_text
 from arbiter.store import StoreError
 from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.figures import percent
 from arbiter.tournament.sprt_status import sprt_status
 from arbiter.tournament.stats import (
     EloEstimate,
@@ -81,7 +82,7 @@ def sprt_command(
     typer.echo(f"bounds: {result.lower_bound:.4f} (H0), {result.upper_bound:.4f} (H1)")
     typer.echo(f"decision: {_DECISIONS[result.decision.value]}")
     if estimate is not None:
-        typer.echo(f"{estimate_text(estimate)}, LOS {estimate.los:.1%}")
+        typer.echo(f"{estimate_text(estimate)}, LOS {percent(estimate.los)}")
 
 
 def _counts(option: str, text: str, size: int) -> tuple[int, ...]:

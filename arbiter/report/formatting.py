@@ -56,7 +56,3 @@ def moment(value: datetime | None) -> str:
 
 def day(value: datetime | None) -> str:
     return "" if value is None else value.strftime("%Y-%m-%d")
-
-
-def percent(value: float) -> str:
-    return f"{value * 100:.1f}%"

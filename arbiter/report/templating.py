@@ -14,6 +14,7 @@ from arbiter.notation.controls import visible_controls
 from arbiter.report import formatting
 from arbiter.report.inputs import SiteError
 from arbiter.report.rating_chart import describe
+from arbiter.tournament.figures import percent
 
 
 def _shown(value: object) -> object:
@@ -55,7 +56,7 @@ def environment(directory: Path) -> jinja2.Environment:
         score=formatting.score,
         record=formatting.record,
         moment=formatting.moment,
-        percent=formatting.percent,
+        percent=percent,
         elo=describe,
     )
     return env
