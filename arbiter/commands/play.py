@@ -27,6 +27,7 @@ from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn_model import PdnGame, result_text
 from arbiter.notation.pdn_writer import game_record, write_pdn
 from arbiter.publishing.pdn_export import time_call_comments
+from arbiter.referee.dxp_terms import dxp_clock_notes
 from arbiter.referee.game import color_name
 from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, MoveRecord, OpeningRecord, Side, Termination, Winner
@@ -246,6 +247,12 @@ def play_command(
             for spec in specs
             if (played := spec.control_played(tc)) != tc
         }
+        # The clock a DXP engine cannot be told of is refused, or warned about, as `match` does.
+        dxp_refusals, dxp_warnings = dxp_clock_notes(
+            (spec.config, own.get(spec.config.name, control)) for spec in specs
+        )
+        if dxp_refusals:
+            raise ValueError("\n".join(dxp_refusals))
         setup = GameSetup(
             variant=rules_variant.id,
             time_control=control,
@@ -264,6 +271,8 @@ def play_command(
     white, black = (first, second) if start.turn is Color.WHITE else (second, first)
     if own:
         setup = replace(setup, white_time_control=own.get(white.name), black_time_control=own.get(black.name))
+    for warning in dxp_warnings:
+        typer.echo(f"warning: {warning}", err=True)
     display = None if quiet else _Display(show_board)
     try:
         logs = {c.name: CommLog(c.name, echo=_debug_echo) for c in (white, black) if c.debug}

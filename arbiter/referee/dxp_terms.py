@@ -5,6 +5,7 @@ about before the game) and the time margin that covers its whole-second clock (s
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from arbiter.engines.config import EngineConfig
@@ -40,6 +41,22 @@ def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
     if isinstance(base, FixedMoveTime):
         return None, "DXP cannot announce a time per move: the engine is told its configured dxp minutes"
     return None, "DXP cannot announce a depth or node limit: the engine is told its configured dxp minutes"
+
+
+def dxp_clock_notes(played: Iterable[tuple[EngineConfig, TimeControl]]) -> tuple[list[str], list[str]]:
+    """(problems that refuse the games, warnings) of the DXP engines among ``played``, each paired
+    with the control it plays under; every note names its engine."""
+    problems: list[str] = []
+    warnings: list[str] = []
+    for engine, control in played:
+        if engine.protocol != "dxp":
+            continue
+        problem, warning = dxp_time_problem(control)
+        if problem:
+            problems.append(f"engine {engine.name!r}: {problem}")
+        if warning:
+            warnings.append(f"engine {engine.name!r}: {warning}")
+    return problems, warnings
 
 
 def dxp_margin(config: EngineConfig, control: TimeControl) -> float | None:

@@ -22,7 +22,7 @@ from arbiter.engines import (
     EngineIdentity,
     create_engine,
 )
-from arbiter.referee.dxp_terms import dxp_time_problem
+from arbiter.referee.dxp_terms import dxp_clock_notes
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules import Position, get_variant
 from arbiter.rules.variants import engine_variant
@@ -73,23 +73,18 @@ def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]
 
     Returns the warnings; raises PreflightError for the problems.
     """
-    problems: list[str] = []
-    warnings: list[str] = []
-    for engine in engines:
-        if engine.protocol != "dxp":
-            continue
-        control = parse_time_control(config.time_controls.get(engine.name, config.time_control))
-        if engine.dxp.port != 0 and config.concurrency > 1:
-            problems.append(
-                f"engine {engine.name!r} listens on the fixed DXP port {engine.dxp.port}, but "
-                f"{config.concurrency} games are played at a time and each needs its own engine: use "
-                "concurrency 1, or port 0 with {port} in the engine's command"
-            )
-        problem, warning = dxp_time_problem(control)
-        if problem:
-            problems.append(f"engine {engine.name!r}: {problem}")
-        if warning:
-            warnings.append(f"engine {engine.name!r}: {warning}")
+    problems = [
+        f"engine {engine.name!r} listens on the fixed DXP port {engine.dxp.port}, but "
+        f"{config.concurrency} games are played at a time and each needs its own engine: use "
+        "concurrency 1, or port 0 with {port} in the engine's command"
+        for engine in engines
+        if engine.protocol == "dxp" and engine.dxp.port != 0 and config.concurrency > 1
+    ]
+    clock_problems, warnings = dxp_clock_notes(
+        (engine, parse_time_control(config.time_controls.get(engine.name, config.time_control)))
+        for engine in engines
+    )
+    problems += clock_problems
     if problems:
         raise PreflightError("\n".join(problems), configuration=True)
     return warnings

@@ -7,7 +7,7 @@ import sys
 
 from arbiter.engines import DxpSettings, EngineConfig
 from arbiter.engines.dxp_clock import DEFAULT_DXP_MARGIN, announced_minutes
-from arbiter.referee.dxp_terms import dxp_time_problem, with_dxp_margins
+from arbiter.referee.dxp_terms import dxp_clock_notes, dxp_time_problem, with_dxp_margins
 from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import parse_time_control
 
@@ -35,6 +35,15 @@ def test_a_clock_under_a_minute_is_refused_and_what_dxp_cannot_say_is_warned_abo
     for control in ("st=1", "depth=5"):
         problem, warning = dxp_time_problem(parse_time_control(control))
         assert problem is None and warning is not None and "DXP cannot announce" in warning
+
+
+def test_only_dxp_engines_clocks_are_checked_each_under_its_own_control_and_named() -> None:
+    short, long = parse_time_control("20"), parse_time_control("90")
+    problems, warnings = dxp_clock_notes([(HUB, short), (DXP, long)])
+    assert problems == [] and warnings == ["engine 'dxp': 90 s is announced as 1 minute(s), rounded down"]
+    problems, warnings = dxp_clock_notes([(HUB, long), (DXP, short)])
+    assert len(problems) == 1 and problems[0].startswith("engine 'dxp': DXP announces whole minutes")
+    assert warnings == []
 
 
 def test_dxp_engines_get_the_default_margin_and_others_keep_the_controls() -> None:

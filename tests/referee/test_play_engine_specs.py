@@ -72,20 +72,14 @@ def test_an_engine_setting_that_is_not_known_is_refused_with_the_keys(tmp_path: 
     assert "'fast' is not a key=value setting; keys: cmd, arg, args, name" in bare.stderr
 
 
+def dxp_follower(*arguments: str, settings: tuple[str, ...] = ()) -> str:
+    """A DXP follower engine named D, started with ``arguments`` on the port the arbiter picks."""
+    words = [f"arg={word}" for word in (ENGINES / "dxp_follower.py", "--listen", "{port}", *arguments)]
+    return shlex.join([f"cmd={sys.executable}", *words, "proto=dxp", "listen=engine", "name=D", *settings])
+
+
 def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_the_command() -> None:
-    follower = shlex.join(
-        [
-            f"cmd={sys.executable}",
-            f"arg={ENGINES / 'dxp_follower.py'}",
-            "arg=--listen",
-            "arg={port}",
-            "arg=--moves",
-            "arg=32-28",
-            "proto=dxp",
-            "listen=engine",
-            "name=D",
-        ]
-    )
+    follower = dxp_follower("--moves", "32-28")
     args = ["play", "--no-board", "-v", "international", "--tc", "120", "--max-plies", "2"]
     result = runner.invoke(app, [*args, follower, "random"])
     assert result.exit_code == 0, result.output + result.stderr
@@ -93,22 +87,39 @@ def test_a_dxp_engine_plays_from_the_command_line_with_its_port_given_through_th
     assert "Result: 1-1  Draw: the game reached the limit of 2 plies  (2 plies)" in result.stdout
 
 
+def test_a_clock_under_a_minute_is_refused_for_a_dxp_engine_before_it_is_started(tmp_path: Path) -> None:
+    told = tmp_path / "told.jsonl"  # the follower writes every message it receives here
+    args = ["play", "--no-board", "-v", "international", "--tc", "20", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, dxp_follower("--record", str(told)), "random"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: engine 'D': DXP announces whole minutes: a clock of 20 s cannot be announced; "
+        "give a DXP engine at least one minute\n"
+    )
+    assert not told.exists()
+
+
+def test_the_own_clock_of_a_dxp_engine_is_the_one_checked() -> None:
+    args = ["play", "-q", "-v", "international", "--tc", "300", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, dxp_follower(settings=("tc=0:30",)), "random"])
+    assert result.exit_code == 2
+    assert "error: engine 'D': DXP announces whole minutes: a clock of 30 s" in result.stderr
+
+
+def test_what_dxp_cannot_announce_is_warned_about_and_the_game_is_played() -> None:
+    args = ["play", "-q", "-v", "international", "--tc", "90+1", "--max-plies", "2"]
+    result = runner.invoke(app, [*args, dxp_follower("--moves", "32-28"), "random"])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert result.stderr == (
+        "warning: engine 'D': 90 s is announced as 1 minute(s), rounded down; DXP cannot announce the "
+        "increment: the engine is not told of it\n"
+    )
+    assert result.stdout.startswith("Result: 1-1")
+
+
 def test_a_dxp_engine_s_timemargin_outranks_the_one_second_dxp_margin() -> None:
     # The engine never moves: it loses when its own margin of 3 s is over, not DXP's default of 1 s.
-    follower = shlex.join(
-        [
-            f"cmd={sys.executable}",
-            f"arg={ENGINES / 'dxp_follower.py'}",
-            "arg=--listen",
-            "arg={port}",
-            "arg=--hang-at",
-            "arg=1",
-            "proto=dxp",
-            "listen=engine",
-            "name=D",
-            "timemargin=3000",
-        ]
-    )
+    follower = dxp_follower("--hang-at", "1", settings=("timemargin=3000",))
     args = ["play", "--no-board", "-v", "international", "--tc", "st=1", "--max-plies", "2"]
     result = runner.invoke(app, [*args, follower, "random"])
     assert result.exit_code == 0, result.output + result.stderr
