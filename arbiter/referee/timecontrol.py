@@ -269,20 +269,6 @@ class TimeControl:
             text = f"{self.preset.upper()} preset: {text}"
         return text
 
-    def dxp_terms(self) -> tuple[int, int]:
-        """The (minutes, moves) of a DXP game request: the first stage, informative only.
-
-        Minutes are rounded and at least 1; moves 0 means no move count (as in DXP). Controls without a
-        clock (``depth=``, ``nodes=``) announce the largest value, 999 minutes.
-        """
-        if isinstance(self.base, ClockStages):
-            first = self.base.stages[0]
-            minutes = max(1, round(self.scaled(first.seconds) / 60))
-            return min(minutes, 999), min(first.moves or 0, 999)
-        if isinstance(self.base, FixedMoveTime):
-            return 1, 0
-        return 999, 0
-
 
 PRESETS: dict[str, tuple[Base, JumpLimits | None]] = {
     "acf": (ClockStages((Stage(30, 3600.0),)), ACF_JUMP_LIMITS),

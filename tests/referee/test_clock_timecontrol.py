@@ -233,12 +233,6 @@ def test_description_of_per_stage_increments_and_per_move_limits() -> None:
     assert parse_time_control("nodes=500").describe() == "search 500 nodes on every move"
 
 
-def test_dxp_terms_come_from_the_first_stage() -> None:
-    assert parse_time_control("fmjd").dxp_terms() == (120, 50)
-    assert parse_time_control("3600+5").dxp_terms() == (60, 0)
-    assert parse_time_control("acf scale=0.01").dxp_terms() == (1, 30)
-
-
 class _Settings(BaseModel):
     time_control: TimeControlText
 
