@@ -28,7 +28,7 @@ from pydantic import ValidationError
 from arbiter.engines import EngineConfig
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
-from arbiter.referee.timecontrol import from_cutechess, with_margin
+from arbiter.referee.timecontrol import TimeControlError, from_cutechess, parse_time_control, with_margin
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT, bundled_command, validation_problems
 
 SPEC_KEYS: dict[str, str] = {
@@ -220,7 +220,7 @@ def _build(
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
         raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
-    return EngineSpec(config, bundled, _time_control(fields), _time_margin(fields))
+    return EngineSpec(config, bundled, _time_control(fields, name), _time_margin(fields))
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
@@ -237,16 +237,30 @@ def default_engine_name(command: list[str]) -> str:
     return program or "engine"
 
 
-def _time_control(fields: dict[str, list[str]]) -> str | None:
-    """The engine's own clock the tc=, st=, depth= and nodes= settings give, if any."""
-    text = _one(fields, "tc")
-    limit = None
-    for key in ("st", "depth", "nodes"):
-        if (value := _one(fields, key)) is not None:
-            limit = text = f"{key}={value}"
-    if text is not None and limit is None:
-        text = _cutechess_clock(text)
-    return text
+def _time_control(fields: dict[str, list[str]], name: str) -> str | None:
+    """The engine's own clock, if it has one. One that cannot be read is refused here, naming the engine
+    and its setting: the --tc option may not even be given."""
+    own = _own_clock(fields)
+    if own is None:
+        return None
+    setting, clock = own
+    try:
+        parse_time_control(clock)
+    except TimeControlError as error:
+        raise EngineSpecError(f"engine {name!r}: {setting}: {error}") from None
+    return clock
+
+
+def _own_clock(fields: dict[str, list[str]]) -> tuple[str, str] | None:
+    """(the setting as given, the clock it gives) of the tc=, st=, depth= and nodes= settings, if any: a
+    limit outranks tc= (tc=inf depth=3 searches to depth 3)."""
+    limits = [
+        f"{key}={value}" for key in ("st", "depth", "nodes") if (value := _one(fields, key)) is not None
+    ]
+    if limits:
+        return limits[-1], limits[-1]
+    given = _one(fields, "tc")
+    return None if given is None else (f"tc={given}", _cutechess_clock(given))
 
 
 def _time_margin(fields: dict[str, list[str]]) -> float | None:

@@ -134,6 +134,14 @@ def test_an_engine_s_own_time_control_is_its_clock_and_the_record_shows_both() -
     assert "time control depth=1 (White), st=0.5 (Black)" in result.stdout  # random moves first: Black
 
 
+def test_an_engine_s_unreadable_clock_is_told_by_the_engine_and_its_setting() -> None:
+    result = runner.invoke(app, ["play", "-q", "cmd=random st=soon", "greedy"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: engine 'random': st=soon: bad time control 'st=soon': st= needs a number such as 2 or 0.5"
+    )
+
+
 def test_an_engine_s_timemargin_replaces_the_margin_of_the_tc_it_plays_under() -> None:
     args = ["play", "--no-board", "--tc", "st=0.5 margin=0.2", "--max-plies", "2"]
     result = runner.invoke(app, [*args, "cmd=random timemargin=1500", "cmd=greedy timemargin=0"])

@@ -135,6 +135,15 @@ def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> No
         command_line_engines(["cmd=random tc=inf", "greedy"])
 
 
+def test_an_engine_s_unreadable_tc_is_told_as_its_own_setting_not_as_the_tc_option(tmp_path: Path) -> None:
+    result = arbiter("match", "--engine", "cmd=random tc=abc", "--engine", "cmd=greedy", cwd=tmp_path)
+    assert result.returncode == 2
+    first_line = result.stderr.splitlines()[0]
+    assert first_line.startswith("error: engine 'random': tc=abc: bad time control 'abc': 'abc' is not")
+    assert "--tc" not in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 @pytest.mark.parametrize("margin", ["-5", "soon", "inf"])
 def test_a_timemargin_that_is_no_count_of_milliseconds_is_refused_by_name(margin: str) -> None:
     with pytest.raises(EngineSpecError, match=f"timemargin='{margin}' is not a number of milliseconds"):
