@@ -2,8 +2,9 @@
 
 A stored `GameRecord` becomes a `PdnGame` for the PDN writer (`record_pdn_game`): the record's own
 tags, the players, the result (`*` for a game without one), the time control, why the game ended,
-each move's clock and, where the engine said, its score and depth with the move's time (``{+0.25/7
-0.42s}``, as engine testers write them). `export_tournament` does it for every game of a tournament.
+each move's clock and, where the engine said, its score and depth with the move's time in
+milliseconds, as the clocks are kept (``{+0.25/7 0.420s}``, as engine testers write them).
+`export_tournament` does it for every game of a tournament.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def _score(value: float) -> str:
 
 
 def engine_comment(move: MoveRecord) -> tuple[str, ...]:
-    """The engine's score and depth and the move's time, as one comment (none when nothing is known)."""
+    """The engine's score and depth and the move's time (to the millisecond, as clocks are kept), as
+    one comment (none when nothing is known)."""
     info = move.info
     parts = []
     if info is not None and info.score is not None:
@@ -105,7 +107,7 @@ def engine_comment(move: MoveRecord) -> tuple[str, ...]:
     elif info is not None and info.depth is not None:
         parts.append(f"d{info.depth}")
     if move.elapsed is not None:
-        parts.append(f"{move.elapsed:.2f}s")
+        parts.append(f"{move.elapsed:.3f}s")
     return (" ".join(parts),) if parts else ()
 
 

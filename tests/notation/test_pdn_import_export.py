@@ -419,6 +419,14 @@ def test_moves_keep_their_side_hub_text_and_clock() -> None:
     assert [move.clock for move in back.moves] == [299.0, 298.5]
 
 
+def test_a_move_s_time_is_written_to_the_millisecond_as_its_clock_is_kept() -> None:
+    text = '[GameType "21"]\n1. 11-15 {[%clock b0:04:59.580]} *\n'
+    record = pdn_game_record(one_game(text), "club.pdn", NOW)
+    timed = record.model_copy(update={"moves": [record.moves[0].model_copy(update={"elapsed": 0.4204})]})
+    written = format_game(record_pdn_game(timed))
+    assert "{[%clock b0:04:59.580]} {0.420s}" in written
+
+
 def test_a_whole_date_becomes_the_start_and_a_partial_one_stays_a_tag() -> None:
     dated = pdn_game_record(one_game('[GameType "20"]\n[Date "13-01-1996"]\n1. 32-28 *\n'), "x.pdn", NOW)
     assert dated.started_at == datetime(1996, 1, 13, tzinfo=UTC)
