@@ -23,10 +23,9 @@ from pydantic import ValidationError
 from arbiter.commands.engine_spec import command_line_engines
 from arbiter.commands.output_files import why_unwritable
 from arbiter.engines import CommLog, EngineConfigError
-from arbiter.notation.movetext import parse_hub
-from arbiter.notation.pdn_model import PdnGame, result_text
-from arbiter.notation.pdn_writer import game_record, write_pdn
-from arbiter.publishing.pdn_export import time_call_comments
+from arbiter.notation.pdn_model import result_text
+from arbiter.notation.pdn_writer import write_pdn
+from arbiter.publishing.pdn_export import record_pdn_game
 from arbiter.referee.dxp_terms import dxp_clock_notes
 from arbiter.referee.game import color_name
 from arbiter.referee.observer import GameObserver
@@ -35,7 +34,7 @@ from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.settings import DrawAdjudication, RefereeRules, WinAdjudication
 from arbiter.referee.setup import GameSetup, GameSetupError
 from arbiter.referee.timecontrol import TimeControlError, parse_time_control
-from arbiter.rules import Color, Move, Position, Variant, get_variant
+from arbiter.rules import Color, Position, get_variant
 from arbiter.running import event_loop
 from arbiter.tournament.config import validation_problems
 
@@ -124,45 +123,6 @@ class _Display(GameObserver):
             typer.echo("      ! offers a draw")
         if self.show_board:
             typer.echo(board_text(position))
-
-
-def record_pdn_game(record: GameRecord, variant: Variant) -> PdnGame:
-    """The record as a PDN game (through the project's PDN writer), with clocks and move times."""
-    start = Position.from_fen(variant, record.start_fen)
-    moves: list[Move] = []
-    position = start
-    for entry in record.moves:
-        move = parse_hub(position, entry.hub)
-        moves.append(move)
-        position = position.play(move)
-    winner = record.winner
-    colour = Side(winner.value).color if winner.decisive else None
-    tags = {
-        "Event": "arbiter play",
-        "Date": record.started_at.strftime("%Y.%m.%d"),
-        "White": record.white.name,
-        "Black": record.black.name,
-        "TimeControl": record.time_control,
-        **record.tags,
-    }
-    if record.outcome is not None:
-        tags["Termination"] = record.outcome.termination.phrase(record.outcome.rule)
-    if record.opening is not None and record.opening.name:
-        tags["Opening"] = record.opening.name
-    comments = [
-        ([f"{entry.elapsed:.3f}s"] if entry.elapsed is not None else []) + list(time_call_comments(entry))
-        for entry in record.moves
-    ]
-    return game_record(
-        variant,
-        moves,
-        start=start,
-        tags=tags,
-        result=result_text(variant, colour, finished=winner is not Winner.UNFINISHED),
-        clocks=[entry.clock for entry in record.moves],
-        comments=comments,
-        intro=(record.outcome.reason,) if record.outcome is not None else (),
-    )
 
 
 def play_command(
@@ -292,7 +252,7 @@ def play_command(
         typer.echo(f"warning: {warning}", err=True)
     if pdn is not None:
         try:
-            write_pdn(pdn, [record_pdn_game(record, rules_variant)])
+            write_pdn(pdn, [record_pdn_game(record, defaults={"Event": "arbiter play"})])
         except OSError as error:
             typer.echo(f"error: cannot write {pdn}: {error.strerror or error}", err=True)
             raise typer.Exit(1) from None

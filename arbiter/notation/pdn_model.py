@@ -130,6 +130,9 @@ class PdnGame:
     result: str = "*"
     comments: tuple[str, ...] = ()  # before the first move
     rest: tuple[str, ...] = ()
+    # Written after the last move, before the result (how the game ended); the reader keeps a comment
+    # there with the last move, as PDN does not tell the two apart.
+    closing: tuple[str, ...] = ()
     faults: tuple[PdnFault, ...] = field(default=(), compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)  # guesses and oddities that are not faults
     # What replays but contradicts itself (a Result tag against the terminator).

@@ -10,6 +10,9 @@ Clocks are written as a comment after the move: `{[%clock w0:59:12]}` is the mov
 (`w` White, `b` Black) in hours, minutes and seconds, with milliseconds after a dot where they are not
 zero (`b0:00:09.250`). Comments may not hold braces in PDN, so `{` and `}` in a comment are written as
 `(` and `)`.
+
+A game's closing comments (how it ended, what went wrong on the way) come after its last move, just
+before the result.
 """
 
 from __future__ import annotations
@@ -156,6 +159,13 @@ def _write_move(
         out.add(_comment(comment))
 
 
+def _write_ending(out: _Lines, game: PdnGame) -> None:
+    """The game's closing comments, then its result."""
+    for comment in game.closing:
+        out.add(_comment(comment))
+    out.add(game.result)
+
+
 def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
     """One game as PDN text, ending with a blank line. `positions`: the game's positions when they
     are already replayed (its start, then the one after each move), so as not to play them again."""
@@ -171,7 +181,7 @@ def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
         _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1, positions)
     for text in game.rest:  # moves that did not replay when the game was read: kept as written
         out.add(text)
-    out.add(game.result)
+    _write_ending(out, game)
     return f"{header}\n\n{out.text()}\n\n"
 
 
@@ -197,7 +207,7 @@ def format_written_game(game: PdnGame, moves: Sequence[WrittenMove], positions: 
     first = 0 if start.turn is start.variant.first_to_move else 1
     for index, move in enumerate(moves):
         _write_move(out, positions[index], first + index, index == 0, move.text, move)
-    out.add(game.result)
+    _write_ending(out, game)
     return f"{header}\n\n{out.text()}\n\n"
 
 

@@ -1,10 +1,12 @@
 """Stored games out as PDN.
 
 A stored `GameRecord` becomes a `PdnGame` for the PDN writer (`record_pdn_game`): the record's own
-tags, the players, the result (`*` for a game without one), the time control, why the game ended,
-each move's clock and, where the engine said, its score and depth with the move's time in
-milliseconds, as the clocks are kept (``{+0.25/7 0.420s}``, as engine testers write them).
-`export_tournament` does it for every game of a tournament.
+tags, the players, the result (`*` for a game without one), the time control, why the game ended (in a
+few words as the Termination tag; in the referee's words, with the game's warnings, as comments after
+the last move), each move's clock and, where the engine said, its score and depth with the move's time
+in milliseconds, as the clocks are kept (``{+0.25/7 0.420s}``, as engine testers write them).
+`export_tournament` does it for every game of a tournament; `arbiter play --pdn` and the site write
+their games through the same conversion.
 """
 
 from __future__ import annotations
@@ -116,6 +118,16 @@ def time_call_comments(move: MoveRecord) -> tuple[str, ...]:
     return tuple(warning for warning in move.warnings if warning.startswith(TIME_CALL_PREFIX))
 
 
+def closing_comments(record: GameRecord, imported: bool = False) -> tuple[str, ...]:
+    """How the game ended in the referee's words, then the game's own warnings (a "Time" called that no
+    move followed, an engine that would not quit), as comments after the last move. An `imported`
+    record's reason is not the file's own words, so nothing is added to it."""
+    if imported:
+        return ()
+    reason = (record.outcome.reason,) if record.outcome is not None else ()
+    return reason + tuple(record.warnings)
+
+
 def record_tags(
     record: GameRecord,
     result: str,
@@ -177,6 +189,7 @@ def record_pdn_game(
         moves=pdn_moves,
         result=result,
         rest=tuple(stored.text for stored in record.moves[len(pdn_moves) :]),
+        closing=closing_comments(record, imported),
     )
 
 

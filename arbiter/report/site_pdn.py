@@ -1,9 +1,9 @@
 """A game record as PDN for the site, through the project's record-to-PDN conversion.
 
-The conversion itself (tags, result, clocks, engine scores in comments) is `arbiter.publishing.pdn_export`'s,
-shared with `arbiter pdn export`. The site adds what it knows of the game's place in the event: Event
-is the event's name, Round the game's round, GameId its key, and the planned opening's name where the
-record has none.
+The conversion itself (tags, result, clocks, engine scores in comments, how the game ended) is
+`arbiter.publishing.pdn_export`'s, shared with `arbiter pdn export`. The site adds what it knows of the
+game's place in the event: Event is the event's name, Round the game's round, GameId its key, and the
+planned opening's name where the record has none.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from arbiter.notation.pdn_model import PdnGame
 from arbiter.notation.pdn_writer import WrittenMove, format_game, format_written_game
 from arbiter.publishing.pdn_export import (
+    closing_comments,
     engine_comment,
     pdn_result,
     record_pdn_game,
@@ -41,6 +42,7 @@ def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Repl
             variant_id=record.variant,
             start_fen=record.start_fen,
             result=result,
+            closing=closing_comments(record),
         )
         moves = [
             WrittenMove(

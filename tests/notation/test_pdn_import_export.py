@@ -20,7 +20,7 @@ from arbiter.notation.pdn_model import PdnGame
 from arbiter.notation.pdn_writer import format_game
 from arbiter.publishing.pdn_export import record_pdn_game
 from arbiter.publishing.pdn_import import pdn_game_record, player_names
-from arbiter.referee.record import GameRecord, Side, Termination, Winner
+from arbiter.referee.record import GameOutcome, GameRecord, Side, Termination, Winner
 from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
@@ -425,6 +425,20 @@ def test_a_move_s_time_is_written_to_the_millisecond_as_its_clock_is_kept() -> N
     timed = record.model_copy(update={"moves": [record.moves[0].model_copy(update={"elapsed": 0.4204})]})
     written = format_game(record_pdn_game(timed))
     assert "{[%clock b0:04:59.580]} {0.420s}" in written
+
+
+def test_how_the_game_ended_and_the_game_s_warnings_are_comments_before_the_result() -> None:
+    played = pdn_game_record(one_game('[GameType "21"]\n1. 11-15 23-19 *\n'), "club.pdn", NOW)
+    reason = "White wins: Black lost for improper delay: Time was called at the jump limit of 0.600 s"
+    warning = "Black, ply 3: Time: called at the jump limit of 0.600 s; no move came"
+    outcome = GameOutcome.of(Winner.WHITE, Termination.IMPROPER_DELAY, reason=reason)
+    record = played.model_copy(update={"outcome": outcome, "warnings": [warning]})
+    written = format_game(record_pdn_game(record))
+    assert " ".join(written.split()).endswith(f"23-19 {{{reason}}} {{{warning}}} 0-1")
+    (back,) = read_pdn_text(written)
+    assert back.ok and back.result == "0-1" and back.moves[-1].comments == (reason, warning)
+    # An imported game's reason is the arbiter's words about its file, not the file's: none is added.
+    assert "{" not in format_game(record_pdn_game(record, imported=True))
 
 
 def test_a_whole_date_becomes_the_start_and_a_partial_one_stays_a_tag() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,14 @@ def test_braces_in_comments_and_quotes_in_tags_are_written_so_they_read_back() -
     (back,) = read_pdn_text(format_game(game))
     assert back.tags["Event"] == 'The "Open"' and back.tags["Site"] == "a\\b"
     assert back.comments == ("x (y) z",)
+
+
+def test_closing_comments_come_after_the_last_move_just_before_the_result() -> None:
+    moves = random_moves(Position.start(ENGLISH), 2, random.Random(3))
+    game = game_record(ENGLISH, moves, result="1-0", comments=[[], ["last move"]])
+    text = format_game(replace(game, closing=("Black wins: White resigned", "White: a {late} reply")))
+    movetext = " ".join(text.split("\n\n")[1].split())
+    assert movetext.endswith("{last move} {Black wins: White resigned} {White: a (late) reply} 1-0")
 
 
 def test_a_game_read_with_a_fault_is_written_with_its_unreplayed_moves_kept() -> None:

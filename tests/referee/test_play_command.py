@@ -76,6 +76,18 @@ def test_an_engine_given_as_a_command_line_plays_and_its_resignation_is_the_reas
     assert "White: scripted_player-2 (quitter 1.0)" in result.output
 
 
+def test_play_writes_how_the_game_ended_after_the_last_move_as_pdn_export_does(tmp_path: Path) -> None:
+    pdn = tmp_path / "game.pdn"
+    resigner = scripted_command("--name", "quitter", "--resign-at", "2")
+    args = ["play", "-q", "--tc", "st=1", scripted_command(), resigner, "--pdn", str(pdn)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    [game] = read_pdn_text(pdn.read_text())
+    assert game.comments == ()
+    assert "{Black wins: White resigned}" in pdn.read_text()
+    assert "Black wins: White resigned" in game.moves[-1].comments
+
+
 def test_quiet_prints_only_the_result() -> None:
     result = runner.invoke(
         app, ["play", "-q", "--tc", "depth=1", "--max-plies", "6", scripted_command(), scripted_command()]

@@ -15,6 +15,7 @@ from site_checks import crawl, read_page
 
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn import read_pdn_text
+from arbiter.publishing.pdn_export import pdn_result
 from arbiter.referee.record import GameOutcome, MoveRecord, Side, Termination, Winner
 from arbiter.report import GameEntry, SiteError, build_site
 from arbiter.report import pages as pages_module
@@ -192,6 +193,22 @@ def test_a_game_s_pdn_keeps_its_own_round_tag_as_pdn_export_writes_it(
     build_site(tmp_path, played.event, games)
     (pdn,) = read_pdn_text((tmp_path / "games" / f"{games[index].key}.pdn").read_text(encoding="utf-8"))
     assert pdn.tags["Round"] == "3.2"
+
+
+def test_a_game_s_pdn_ends_with_how_it_ended_and_its_warnings_as_pdn_export_writes_them(
+    english: tuple[PlayedEvent, Path], tmp_path: Path
+) -> None:
+    played, _ = english
+    games = list(played.games)
+    index = next(i for i, game in enumerate(games) if game.record is not None)
+    record = games[index].record
+    assert record is not None and record.outcome is not None
+    warning = "Black: engine 'Bravo': still running 2 s after quit; terminated"
+    games[index] = replace(games[index], record=record.model_copy(update={"warnings": [warning]}))
+    build_site(tmp_path, played.event, games)
+    ending = f"{{{record.outcome.reason}}} {{{warning}}} {pdn_result(record)}"
+    for pdn in (tmp_path / "games" / f"{games[index].key}.pdn", tmp_path / "event.pdn"):
+        assert " ".join(pdn.read_text(encoding="utf-8").split()).count(ending) == 1
 
 
 def test_games_without_mules_carry_no_mule_marks(english: tuple[PlayedEvent, Path]) -> None:
