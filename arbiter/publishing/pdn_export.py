@@ -1,10 +1,11 @@
 """Stored games out as PDN.
 
 A stored `GameRecord` becomes a `PdnGame` for the PDN writer (`record_pdn_game`): the record's own
-tags, the players, the result (`*` for a game without one), the time control, why the game ended (in a
-few words as the Termination tag; in the referee's words, with the game's warnings, as comments after
-the last move), each move's clock and, where the engine said, its score and depth with the move's time
-in milliseconds, as the clocks are kept (``{+0.25/7 0.420s}``, as engine testers write them).
+tags, the players (``?`` for one its PDN file did not name), the result (`*` for a game without one),
+the time control, why the game ended (in a few words as the Termination tag; in the referee's words,
+with the game's warnings, as comments after the last move), each move's clock and, where the engine
+said, its score and depth with the move's time in milliseconds, as the clocks are kept (``{+0.25/7
+0.420s}``, as engine testers write them).
 `export_tournament` does it for every game of a tournament; `arbiter play --pdn` and the site write
 their games through the same conversion.
 """
@@ -34,6 +35,23 @@ from arbiter.store import (
 
 # The format of a tournament that `pdn_import` filled from a PDN file.
 IMPORTED_FORMAT = "imported"
+
+
+def placeholder_name(colour: str) -> str:
+    """The name `pdn_import` stores for a player its file does not name (a game needs two distinct
+    names): ``? (White)`` or ``? (Black)``."""
+    return f"? ({colour})"
+
+
+def is_placeholder_name(name: str) -> bool:
+    """Whether a stored player's name was made up by `pdn_import` (see `placeholder_name`)."""
+    return name.startswith("? (")
+
+
+def pdn_player_name(name: str) -> str:
+    """A stored player's name as PDN writes it: ``?``, PDN's unknown name, for a made-up one."""
+    return "?" if is_placeholder_name(name) else name
+
 
 # --- records to PDN -----------------------------------------------------------------------------------
 
@@ -144,8 +162,8 @@ def record_tags(
     own = {name.lower() for name in record.tags}
     if "date" not in own and not imported:
         out["Date"] = record.started_at.strftime("%Y.%m.%d")
-    out["White"] = record.white.name
-    out["Black"] = record.black.name
+    out["White"] = pdn_player_name(record.white.name)
+    out["Black"] = pdn_player_name(record.black.name)
     out["Result"] = result
     if record.time_control.strip("? "):
         out["TimeControl"] = record.time_control

@@ -28,7 +28,7 @@ from arbiter.notation.pdn import PdnReader, ReadOptions
 from arbiter.notation.pdn_lexer import Annotations
 from arbiter.notation.pdn_model import PdnGame, end_at_last_move
 from arbiter.notation.pdn_variant import tag_value
-from arbiter.publishing.pdn_export import IMPORTED_FORMAT
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT, is_placeholder_name, placeholder_name
 from arbiter.referee.record import (
     GameOutcome,
     GameRecord,
@@ -94,11 +94,12 @@ _DATE_FORMS = (
 
 def player_names(game: PdnGame) -> tuple[str, str]:
     """White's and Black's names from the tags. A missing name (no tag, empty, or ``?``) becomes
-    ``? (White)`` or ``? (Black)``; two equal names get their colour added, as a game needs two players."""
+    ``? (White)`` or ``? (Black)`` (written back as ``?`` on export); two equal names get their colour
+    added, as a game needs two players."""
     names = []
     for colour in ("White", "Black"):
         value = " ".join((tag_value(game.tags, colour) or "").split())
-        names.append(value if value.strip("?") else f"? ({colour})")
+        names.append(value if value.strip("?") else placeholder_name(colour))
     white, black = names
     if white == black:
         white, black = f"{white} (White)", f"{black} (Black)"
@@ -453,4 +454,4 @@ def _seat_newcomers(
 
 def _has_placeholder(record: GameRecord) -> bool:
     """Whether a player's name was made up (the file gave none)."""
-    return record.white.name.startswith("? (") or record.black.name.startswith("? (")
+    return is_placeholder_name(record.white.name) or is_placeholder_name(record.black.name)

@@ -478,6 +478,14 @@ def test_missing_or_equal_player_names_become_two_distinct_players(tmp_path: Pat
         assert {(s.player, s.points) for s in table if s.points} == {("? (Black)", 1.0), ("Ann (White)", 1.0)}
 
 
+def test_a_player_the_file_did_not_name_is_exported_as_pdn_s_unknown_name() -> None:
+    record = pdn_game_record(one_game('[Black "Bob"]\n[GameType "21"]\n1. 11-15 *\n'), "club.pdn", NOW)
+    assert (record.white.name, record.black.name) == ("? (White)", "Bob")
+    written = format_game(record_pdn_game(record, imported=True))
+    assert '[White "?"]' in written and '[Black "Bob"]' in written
+    assert player_names(one_game(written)) == ("? (White)", "Bob")
+
+
 # --- a database made by a real match -------------------------------------------------------------------
 
 
