@@ -367,6 +367,13 @@ def test_the_version_is_printed() -> None:
     assert result.returncode == 0 and result.stdout.startswith("arbiter 0.")
 
 
+def test_python_dash_m_arbiter_is_the_arbiter_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "arbiter", "--version"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0 and result.stdout.startswith("arbiter 0.")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
