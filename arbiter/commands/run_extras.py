@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from arbiter.commands.output_files import why_unwritable
+from arbiter.commands.sprt_view import signed
 from arbiter.referee.record import GameRecord, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
@@ -87,8 +88,7 @@ class MatchProgress:
                 f"{100 * points / games:.1f}%)"
             )
             estimate = elo_from_wdl(self.wins, self.draws, self.losses)
-            elo = f"{round(estimate.elo) or 0:+d}" if math.isfinite(estimate.elo) else f"{estimate.elo:+}"
-            parts.append(f"Elo {elo}{_interval(estimate)}")
+            parts.append(f"Elo {signed(estimate.elo, 0)}{_interval(estimate)}")
         if self.played_now and left:
             per_game = (time.monotonic() - self.started) / self.played_now
             parts.append(f"ETA {_duration(per_game * left)}")
@@ -96,11 +96,14 @@ class MatchProgress:
 
 
 def _interval(estimate: EloEstimate) -> str:
-    """`` ±35``, the interval's half width where it is finite, or why there is no interval yet."""
+    """`` ±35``, the interval's half width where it is finite, its ends where one is not (`` [+159,
+    +∞]``), or why there is no interval yet."""
     reason = estimate.no_interval_reason
     if reason is not None:
         return f" (no interval yet: {reason})"
-    return f" ±{estimate.margin:.0f}" if math.isfinite(estimate.margin) else ""
+    if math.isfinite(estimate.margin):
+        return f" ±{estimate.margin:.0f}"
+    return f" [{signed(estimate.lower, 0)}, {signed(estimate.upper, 0)}]"
 
 
 def _duration(seconds: float) -> str:

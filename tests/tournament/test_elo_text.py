@@ -73,3 +73,11 @@ def test_the_progress_line_gives_draws_only_no_interval() -> None:
     progress = MatchProgress("a", total=20, done=0, concurrency=1)
     progress.draws = 10
     assert "Elo +0 (no interval yet: every game drawn)" in progress.text()
+
+
+def test_the_progress_line_gives_an_interval_with_an_infinite_end_by_its_ends() -> None:
+    progress = MatchProgress("a", total=20, done=0, concurrency=1)
+    progress.wins, progress.losses = 9, 1
+    assert "Elo +382 [+159, +∞]" in progress.text()
+    progress.losses = 0
+    assert "Elo +∞ (no interval yet: every game won)" in progress.text()
