@@ -76,21 +76,28 @@ def read_lines(
         pending = pending[len(codecs.BOM_UTF8) :]
     number = 0
     at_end = False
+    # What is held between chunks is the line not ended yet: a line longer than a chunk grows in place,
+    # and only the new chunk is searched for a line break (plus a CR held at the end of the last), so
+    # a line of megabytes costs no more than its length.
+    unfinished = bytearray(pending)
+    searched = 0
     while not at_end:
         chunk = stream.read(chunk_size)
         at_end = not chunk
-        pending += chunk
+        unfinished += chunk
         start = 0
-        for match in _LINE_BREAK.finditer(pending):
+        for match in _LINE_BREAK.finditer(unfinished, searched):
             # A CR at the very end may be the first half of a CR LF split across two chunks.
-            if not at_end and match.end() == len(pending) and match.group() == b"\r":
+            if not at_end and match.end() == len(unfinished) and match.group() == b"\r":
                 break
             number += 1
-            yield number, decode_line(pending[start : match.start()], number, report)
+            yield number, decode_line(bytes(unfinished[start : match.start()]), number, report)
             start = match.end()
-        pending = pending[start:]
-    if pending:
-        yield number + 1, decode_line(pending, number + 1, report)
+        if start:
+            del unfinished[:start]
+        searched = max(len(unfinished) - 1, 0)  # a held CR is searched again, with what follows it
+    if unfinished:
+        yield number + 1, decode_line(bytes(unfinished), number + 1, report)
 
 
 def _read_wide_lines(

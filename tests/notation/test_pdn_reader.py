@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -449,6 +450,19 @@ def test_lines_split_the_same_whatever_the_chunk_size(chunk_size: int) -> None:
     data = b"a\r\nb\rc\n\nd\r\n\r\ne"
     lines = list(read_lines(io.BytesIO(data), DecodingReport(), chunk_size))
     assert lines == [(1, "a"), (2, "b"), (3, "c"), (4, ""), (5, "d"), (6, ""), (7, "e")]
+
+
+@given(
+    st.lists(st.sampled_from([b"a", b"xyz" * 40, b"\r", b"\n", b"\r\n"]), max_size=60),
+    st.integers(min_value=1, max_value=50),
+)
+def test_lines_longer_than_a_chunk_split_as_the_line_breaks_say(pieces: list[bytes], chunk_size: int) -> None:
+    data = b"".join(pieces)
+    lines = [text for _, text in read_lines(io.BytesIO(data), DecodingReport(), chunk_size)]
+    expected = re.split(r"\r\n|\n|\r", data.decode())
+    if expected[-1] == "":  # a break at the very end ends the last line; it starts none
+        expected.pop()
+    assert lines == expected
 
 
 def test_the_lexer_gives_tokens_with_their_places() -> None:
