@@ -163,12 +163,8 @@ class StoreSite:
         self._extra_index: dict[str, int] = {}
         self._played = 0
         """How many games are stored, as of `_revision`."""
-        self._latest: str | None = None
-        """The key of the game stored last (a game page links to the game stored before it)."""
         self._fresh: list[_Fresh] = []
         """The games of the last read stored after the published site's revision."""
-        self._before_fresh: str | None = None
-        """The key of the game stored last before those."""
         self._revision = 0
         self._top_id = 0
         self.played: dict[str, tuple[int, ...]] = {}
@@ -261,7 +257,7 @@ class StoreSite:
         self._planned = [entry_line(GameEntry.planned(game)) for game in schedule.planned]
         self._schedule = replace(schedule, planned=())  # its lines are what is kept
         self._plan_index = {line.key: index for index, line in enumerate(self._planned)}
-        self._extras, self._extra_index, self._played, self._latest = [], {}, 0, None
+        self._extras, self._extra_index, self._played = [], {}, 0
         self._revision, self._top_id = 0, 0
         self._planned_openings = any(line.opening is not None for line in self._planned)
         self._tallies = self._planned_tallies(schedule.event)
@@ -289,8 +285,6 @@ class StoreSite:
         after revision `published` (of the site on the disk) for the refresh."""
         # Games read by a refresh that failed before the site was saved are still fresh.
         self._fresh = [] if published is None else [game for game in self._fresh if game.revision > published]
-        if not self._fresh:
-            self._before_fresh = self._latest
         recount = False
         moved = False
         for stored in store.stream_game_lines(tournament, self._revision):
@@ -313,15 +307,11 @@ class StoreSite:
                 if not recount:
                     pieces = self._pieces_of(store, tournament, stored)
                     self._tallies.add(stored_line(stored, planned, pieces), planned)
-            if published is not None:
-                if stored.revision > published:
-                    opening = planned.opening if planned is not None else stored_opening(stored.opening)
-                    self._fresh.append(
-                        _Fresh(key, None if opening is None else opening.id, stored.revision, stored.id)
-                    )
-                else:
-                    self._before_fresh = key
-            self._latest = key
+            if published is not None and stored.revision > published:
+                opening = planned.opening if planned is not None else stored_opening(stored.opening)
+                self._fresh.append(
+                    _Fresh(key, None if opening is None else opening.id, stored.revision, stored.id)
+                )
             self._revision = max(self._revision, stored.revision)
             self._top_id = max(self._top_id, stored.id)
         if moved:
@@ -386,11 +376,13 @@ class StoreSite:
         # file is written anew (only when a stopped event is resumed).
         again = any(game.row_id <= published.top_id for game in fresh)
         changed = self._games_since(store, tournament, published.revision)
+        # Asked of the store: a game played again after a stop is no longer where it was first stored.
+        before = store.key_written_last(tournament, published.revision)
         if again:
-            written = sum(1 for _ in self._game_pages(writer, changed, previous=self._before_fresh))
+            written = sum(1 for _ in self._game_pages(writer, changed, previous=before))
             self._pdn_and_pages(writer, self._games_since(store, tournament), append=False, pages=False)
         else:
-            written = self._pdn_and_pages(writer, changed, append=True, previous=self._before_fresh)
+            written = self._pdn_and_pages(writer, changed, append=True, previous=before)
         places = [self._place(game.key) for game in fresh]
         pages = {place // self.per_page + 1 for place in places if place is not None}
         writer.games_pages(_GamesList(self._planned, self._extras, store, tournament), pages)

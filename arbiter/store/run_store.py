@@ -431,6 +431,17 @@ class RunStore:
                 return
             last = found[-1].revision
 
+    def key_written_last(self, tournament_id: int, up_to_revision: int) -> str | None:
+        """The key (as text) of the game written last at or before `up_to_revision`, or None."""
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            row = connection.execute(
+                "SELECT round, board, game_number FROM game WHERE tournament_id = ? AND revision <= ? "
+                "ORDER BY revision DESC LIMIT 1",
+                (tournament_id, up_to_revision),
+            ).fetchone()
+        return None if row is None else str(GameKey(round=row[0], board=row[1], game=row[2]))
+
     def game_lines_of(self, tournament_id: int, keys: Sequence[str]) -> dict[str, GameLine]:
         """The stored games among `keys` (game keys as text), without their moves, by key."""
         found: dict[str, GameLine] = {}

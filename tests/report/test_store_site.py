@@ -126,6 +126,26 @@ def test_a_stopped_game_played_again_replaces_its_text_in_the_event_pdn(tmp_path
     assert '[Result "*"]' not in (out / "event.pdn").read_text(encoding="utf-8")
 
 
+def test_a_stopped_game_played_again_links_to_the_game_stored_before_it_not_to_itself(
+    tmp_path: Path,
+) -> None:
+    database, out = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    record_stopped(database, tid, games[2])
+    site = StoreSite(database, out)
+    site.refresh()
+    record(database, tid, games, range(2, 3))
+    site.refresh()
+    page = (out / "games" / f"{games[2].key}.html").read_text(encoding="utf-8")
+    assert f'rel="prev" href="{games[1].key}.html"' in page
+    fresh = StoreSite(database, tmp_path / "fresh")
+    fresh.refresh()
+    assert _without_times(page) == _without_times(
+        (tmp_path / "fresh" / "games" / f"{games[2].key}.html").read_text(encoding="utf-8")
+    )
+
+
 def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_counted_it_stopped(
     tmp_path: Path,
 ) -> None:
