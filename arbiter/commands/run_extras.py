@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from arbiter.commands.output_files import why_unwritable
 from arbiter.commands.sprt_view import signed
-from arbiter.referee.record import GameRecord, Winner
+from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
@@ -153,7 +153,7 @@ class ExtrasObserver:
             ):
                 show = getattr(self.inner, "show_progress", self.inner.message)
                 show(self.progress.text())
-        if self._json is not None:
+        if self._json is not None and not _abandoned(record):
             self._json.write(json.dumps(game_json(game, record)) + "\n")
             self._json.flush()
 
@@ -165,6 +165,11 @@ class ExtrasObserver:
 
     def sprt_updated(self, status: SprtStatus) -> None:
         self.inner.sprt_updated(status)
+
+
+def _abandoned(record: GameRecord) -> bool:
+    """A game a stop left unfinished: the next run plays it again, and its line is written then."""
+    return record.outcome is not None and record.outcome.termination is Termination.ABANDONED
 
 
 def game_json(game: PlannedGame, record: GameRecord) -> dict[str, object]:

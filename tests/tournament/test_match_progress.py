@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -13,9 +15,11 @@ from tournament_files import bundled, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras
-from arbiter.running.runner import TournamentRunner
+from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
+from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
+from arbiter.tournament.plan import plan_tournament
 
 MATCH = (
     'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'
@@ -53,3 +57,29 @@ def test_one_line_a_game_gives_the_running_score_elo_and_time_left_when_not_a_te
 def test_the_live_view_keeps_the_match_progress_on_a_line_of_its_own(tmp_path: Path) -> None:
     last = play_match(tmp_path, terminal=True).rsplit("games done 4/4", 1)[1]
     assert re.search(r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), Elo ", last, re.MULTILINE)
+
+
+def test_a_game_abandoned_by_a_stop_is_left_out_of_the_json_lines_until_it_is_played_again(
+    tmp_path: Path,
+) -> None:
+    config, _ = load_tournament(write_tournament(tmp_path, MATCH, bundled("alphabeta") + bundled("random")))
+    game = plan_tournament(config).schedule.games[0]
+    lines = tmp_path / "games.jsonl"
+    observer = ExtrasObserver(QuietObserver(), RunExtras(json_out=lines), None, concurrency=1)
+
+    def ended(winner: Winner, termination: Termination) -> GameRecord:
+        return GameRecord(
+            variant="english",
+            white=PlayerRecord(name=game.white),
+            black=PlayerRecord(name=game.black),
+            start_fen="B:W21-32:B1-12",
+            time_control="depth=1",
+            outcome=GameOutcome.of(winner, termination, reason="why"),
+            started_at=datetime.now(UTC),
+        )
+
+    observer.game_finished(game, ended(Winner.UNFINISHED, Termination.ABANDONED))
+    observer.game_finished(game, ended(Winner.WHITE, Termination.NO_PIECES))
+    observer.close()
+    written = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
+    assert [(line["game"], line["winner"]) for line in written] == [(str(game.key), "white")]
