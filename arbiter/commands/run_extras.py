@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from arbiter.commands.output_files import why_unwritable
-from arbiter.commands.sprt_view import signed
+from arbiter.commands.sprt_view import interval_ends, signed
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
@@ -103,7 +103,7 @@ def _interval(estimate: EloEstimate) -> str:
         return f" (no interval yet: {reason})"
     if math.isfinite(estimate.margin):
         return f" ±{estimate.margin:.0f}"
-    return f" [{signed(estimate.lower, 0)}, {signed(estimate.upper, 0)}]"
+    return f" {interval_ends(estimate, 0)}"
 
 
 def _duration(seconds: float) -> str:

@@ -27,6 +27,11 @@ def signed(value: float, digits: int = 1) -> str:
     return "+∞" if value > 0 else "-∞"
 
 
+def interval_ends(estimate: EloEstimate, digits: int = 1) -> str:
+    """``[-12.0, +35.5]``: the 95% interval by its ends, an infinite one as such."""
+    return f"[{signed(estimate.lower, digits)}, {signed(estimate.upper, digits)}]"
+
+
 def estimate_figures(estimate: EloEstimate) -> str:
     """``+12.3 ± 8.1``: the estimate and its 95% interval, both ends where one is infinite
     (``+381.7 [+159.0, +∞]``), or why there is no interval yet (``+0.0, no interval yet: every game
@@ -37,7 +42,7 @@ def estimate_figures(estimate: EloEstimate) -> str:
         return f"{figure}, no interval yet: {reason}"
     if math.isfinite(estimate.margin):
         return f"{figure} ± {estimate.margin:.1f}"
-    return f"{figure} [{signed(estimate.lower)}, {signed(estimate.upper)}]"
+    return f"{figure} {interval_ends(estimate)}"
 
 
 def estimate_text(estimate: EloEstimate) -> str:

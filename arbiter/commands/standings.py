@@ -11,7 +11,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from arbiter.commands.exit_status import store_error_status
-from arbiter.commands.sprt_view import count_text, estimate_figures, signed, sprt_line, stored_sprt_status
+from arbiter.commands.sprt_view import (
+    count_text,
+    estimate_figures,
+    interval_ends,
+    signed,
+    sprt_line,
+    stored_sprt_status,
+)
 from arbiter.rules import UnknownVariantError, get_variant
 from arbiter.store import RunStore, StoreError, TournamentInfo
 from arbiter.tournament.figures import percent
@@ -256,7 +263,7 @@ def interval_cell(estimate: EloEstimate) -> str:
     reason = estimate.no_interval_reason
     if reason is not None:
         return f"none yet: {reason}"
-    return f"[{signed(estimate.lower)}, {signed(estimate.upper)}]"
+    return interval_ends(estimate)
 
 
 def openings_table(games: Sequence[FinishedGame], names: Mapping[str, str]) -> Table | None:

@@ -123,15 +123,22 @@ def stored_events(database: Path) -> list[str]:
     return sorted(game.tags["Event"] for game in stored_games(database))
 
 
+def imported_then_edited(
+    tmp_path: Path, before: str, after: str
+) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    """The database, the file and the second import of a file imported as ``before``, then ``after``."""
+    database = tmp_path / "games.sqlite"
+    path = tmp_path / "club.pdn"
+    path.write_text(before)
+    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
+    path.write_text(after)
+    return database, path, arbiter("pdn", "import", path, "--db", database)
+
+
 def test_a_game_inserted_at_the_top_of_an_imported_file_is_stored_and_the_others_are_not_stored_again(
     tmp_path: Path,
 ) -> None:
-    database = tmp_path / "games.sqlite"
-    path = tmp_path / "club.pdn"
-    path.write_text(G1 + G2)
-    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
-    path.write_text(G0 + G1 + G2)
-    run = arbiter("pdn", "import", path, "--db", database)
+    database, path, run = imported_then_edited(tmp_path, G1 + G2, G0 + G1 + G2)
     assert run.returncode == 0, run.stdout
     assert run.stdout.splitlines() == [
         f"{path}: 3 game(s) read; 1 stored in tournament 'club.pdn' (#1), 2 already there, 0 skipped"
@@ -142,12 +149,7 @@ def test_a_game_inserted_at_the_top_of_an_imported_file_is_stored_and_the_others
 def test_games_are_recognised_wherever_they_moved_in_the_file_and_appended_ones_are_stored(
     tmp_path: Path,
 ) -> None:
-    database = tmp_path / "games.sqlite"
-    path = tmp_path / "club.pdn"
-    path.write_text(G0 + G1 + G2)
-    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
-    path.write_text(G2 + G0 + G1 + G3)
-    run = arbiter("pdn", "import", path, "--db", database)
+    database, _, run = imported_then_edited(tmp_path, G0 + G1 + G2, G2 + G0 + G1 + G3)
     assert run.returncode == 0, run.stdout
     assert "4 game(s) read; 1 stored in tournament 'club.pdn' (#1), 3 already there, 0 skipped" in run.stdout
     assert stored_events(database) == ["g0", "g1", "g2", "g3"]
@@ -176,12 +178,7 @@ def test_a_game_a_file_holds_twice_is_stored_twice_and_a_third_copy_added_later_
 def test_a_game_changed_in_the_file_is_stored_as_a_new_game_and_the_earlier_one_is_kept_and_counted(
     tmp_path: Path,
 ) -> None:
-    database = tmp_path / "games.sqlite"
-    path = tmp_path / "club.pdn"
-    path.write_text(G1 + G2)
-    assert arbiter("pdn", "import", path, "--db", database).returncode == 0
-    path.write_text(G1 + G2.replace("9-13", "9-14"))
-    run = arbiter("pdn", "import", path, "--db", database)
+    database, path, run = imported_then_edited(tmp_path, G1 + G2, G1 + G2.replace("9-13", "9-14"))
     assert run.returncode == 0, run.stdout
     assert run.stdout.splitlines() == [
         f"{path}: 2 game(s) read; 1 stored in tournament 'club.pdn' (#1), 1 already there, 0 skipped; "

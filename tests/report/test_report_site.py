@@ -16,7 +16,7 @@ from site_checks import crawl, read_page
 from arbiter.notation.movetext import parse_hub
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.publishing.pdn_export import pdn_result
-from arbiter.referee.record import GameOutcome, MoveRecord, Side, Termination, Winner
+from arbiter.referee.record import GameOutcome, GameRecord, MoveRecord, Side, Termination, Winner
 from arbiter.report import GameEntry, SiteError, build_site
 from arbiter.report import pages as pages_module
 from arbiter.report.embed import script_json
@@ -179,17 +179,28 @@ def test_a_mule_game_page_replays_the_game_and_marks_its_mules(tmp_path: Path) -
         assert back.ok and back.variant_id == "mule" and back.end_position() == position
 
 
+def first_record(played: PlayedEvent) -> GameRecord:
+    """The record of the event's first played game."""
+    return next(game.record for game in played.games if game.record is not None)
+
+
+def with_first_record(played: PlayedEvent, record: GameRecord) -> tuple[list[GameEntry], int]:
+    """The event's games with the first played one's record replaced by ``record``, and its place."""
+    games = list(played.games)
+    index = next(i for i, game in enumerate(games) if game.record is not None)
+    games[index] = replace(games[index], record=record)
+    return games, index
+
+
 def test_a_game_s_pdn_keeps_its_own_round_tag_as_pdn_export_writes_it(
     english: tuple[PlayedEvent, Path], tmp_path: Path
 ) -> None:
     # The referee tags each game's Round as round.board ("3.2"); the site wrote the round alone ("3").
     played, _ = english
-    games = list(played.games)
-    index = next(i for i, game in enumerate(games) if game.record is not None)
-    record = games[index].record
-    assert record is not None
-    tagged = record.model_copy(update={"tags": {**record.tags, "Round": "3.2"}})
-    games[index] = replace(games[index], record=tagged)
+    record = first_record(played)
+    games, index = with_first_record(
+        played, record.model_copy(update={"tags": {**record.tags, "Round": "3.2"}})
+    )
     build_site(tmp_path, played.event, games)
     (pdn,) = read_pdn_text((tmp_path / "games" / f"{games[index].key}.pdn").read_text(encoding="utf-8"))
     assert pdn.tags["Round"] == "3.2"
@@ -199,12 +210,10 @@ def test_a_game_s_pdn_ends_with_how_it_ended_and_its_warnings_as_pdn_export_writ
     english: tuple[PlayedEvent, Path], tmp_path: Path
 ) -> None:
     played, _ = english
-    games = list(played.games)
-    index = next(i for i, game in enumerate(games) if game.record is not None)
-    record = games[index].record
-    assert record is not None and record.outcome is not None
+    record = first_record(played)
+    assert record.outcome is not None
     warning = "Black: engine 'Bravo': still running 2 s after quit; terminated"
-    games[index] = replace(games[index], record=record.model_copy(update={"warnings": [warning]}))
+    games, index = with_first_record(played, record.model_copy(update={"warnings": [warning]}))
     build_site(tmp_path, played.event, games)
     ending = f"{{{record.outcome.reason}}} {{{warning}}} {pdn_result(record)}"
     for pdn in (tmp_path / "games" / f"{games[index].key}.pdn", tmp_path / "event.pdn"):

@@ -54,6 +54,16 @@ def record_stopped(path: Path, tid: int, game: PlannedGame) -> None:
         store.record_game(tid, game, stopped)
 
 
+def published_with_a_stopped_game(database: Path, out: Path) -> tuple[int, list[PlannedGame], StoreSite]:
+    """An event with two games played and the third stopped by Ctrl-C, published once to ``out``."""
+    tid, games = new_event(database)
+    record(database, tid, games, range(2))
+    record_stopped(database, tid, games[2])
+    site = StoreSite(database, out)
+    site.refresh()
+    return tid, games, site
+
+
 def snapshot(site: Path) -> dict[str, bytes]:
     return {str(p.relative_to(site)): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
@@ -113,11 +123,7 @@ def test_a_new_publisher_on_an_existing_site_writes_only_what_changed_since_its_
 
 def test_a_stopped_game_played_again_replaces_its_text_in_the_event_pdn(tmp_path: Path) -> None:
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
-    tid, games = new_event(database)
-    record(database, tid, games, range(2))
-    record_stopped(database, tid, games[2])
-    site = StoreSite(database, out)
-    site.refresh()
+    tid, games, site = published_with_a_stopped_game(database, out)
     assert pdn_keys(out) == [str(game.key) for game in games[:3]]
     assert '[Result "*"]' in (out / "event.pdn").read_text(encoding="utf-8")
     record(database, tid, games, range(2, 3))
@@ -130,11 +136,7 @@ def test_a_stopped_game_played_again_links_to_the_game_stored_before_it_not_to_i
     tmp_path: Path,
 ) -> None:
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
-    tid, games = new_event(database)
-    record(database, tid, games, range(2))
-    record_stopped(database, tid, games[2])
-    site = StoreSite(database, out)
-    site.refresh()
+    tid, games, site = published_with_a_stopped_game(database, out)
     record(database, tid, games, range(2, 3))
     site.refresh()
     page = (out / "games" / f"{games[2].key}.html").read_text(encoding="utf-8")
@@ -150,11 +152,7 @@ def test_a_stopped_game_played_again_is_counted_once_by_the_publisher_that_count
     tmp_path: Path,
 ) -> None:
     database, out = tmp_path / "event.sqlite", tmp_path / "site"
-    tid, games = new_event(database)
-    record(database, tid, games, range(2))
-    record_stopped(database, tid, games[2])
-    site = StoreSite(database, out)
-    site.refresh()
+    tid, games, site = published_with_a_stopped_game(database, out)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "2 of 12 games played" in index
     record(database, tid, games, range(2, 4))

@@ -4,16 +4,13 @@ when one is infinite, and no interval at all, with the reason, when every game h
 
 from __future__ import annotations
 
-from io import StringIO
-
 import pytest
-from rich.console import Console
+from ratings_tables import ratings_text
 from typer.testing import CliRunner
 
 from arbiter.cli import app
 from arbiter.commands.run_extras import MatchProgress
 from arbiter.commands.sprt_view import signed, sprt_line
-from arbiter.commands.standings import ratings_table
 from arbiter.tournament.scoring import FinishedGame, Outcome
 from arbiter.tournament.sprt_status import sprt_status
 from arbiter.tournament.stats import SprtSettings, elo_from_wdl
@@ -51,14 +48,6 @@ def test_the_sprt_line_gives_ten_draws_no_interval() -> None:
     line = sprt_line(sprt_status(SprtSettings(0.0, 10.0), draws, "a", "b", paired=False))
     assert "· a against b: Elo +0.0, no interval yet: every game drawn ·" in line
     assert "±" not in line and "95%" not in line
-
-
-def ratings_text(games: list[FinishedGame]) -> str:
-    table = ratings_table(["A", "B"], games)
-    assert table is not None
-    out = StringIO()
-    Console(file=out, width=250).print(table)
-    return out.getvalue()
 
 
 def test_standings_ratings_give_no_interval_for_a_sample_without_spread() -> None:
