@@ -53,6 +53,8 @@ SPEC_KEYS: dict[str, str] = {
     "or the event's",
 }
 _LISTEN = {"engine": "engine_listens", "arbiter": "engine_connects"}
+# What tc=inf alone is told: cutechess-cli's "no clock" still needs something that ends a search.
+_NO_CLOCK = "an engine with no clock needs a limit of its own: depth=N or nodes=N (or st=S, a time a move)"
 
 
 class EngineSpecError(ValueError):
@@ -220,7 +222,7 @@ def _build(
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
         raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
-    return EngineSpec(config, bundled, _time_control(fields, name), _time_margin(fields))
+    return EngineSpec(config, bundled, _time_control(fields, name), _time_margin(fields, name))
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
@@ -244,6 +246,8 @@ def _time_control(fields: dict[str, list[str]], name: str) -> str | None:
     if own is None:
         return None
     setting, clock = own
+    if clock is None:
+        raise EngineSpecError(f"engine {name!r}: {setting}: {_NO_CLOCK}")
     try:
         parse_time_control(clock)
     except TimeControlError as error:
@@ -251,19 +255,19 @@ def _time_control(fields: dict[str, list[str]], name: str) -> str | None:
     return clock
 
 
-def _own_clock(fields: dict[str, list[str]]) -> tuple[str, str] | None:
-    """(the setting as given, the clock it gives) of the tc=, st=, depth= and nodes= settings, if any: a
-    limit outranks tc= (tc=inf depth=3 searches to depth 3)."""
+def _own_clock(fields: dict[str, list[str]]) -> tuple[str, str | None] | None:
+    """(the setting as given, the clock it gives: None for tc=inf) of the tc=, st=, depth= and nodes=
+    settings, if any: a limit outranks tc= (tc=inf depth=3 searches to depth 3)."""
     limits = [
         f"{key}={value}" for key in ("st", "depth", "nodes") if (value := _one(fields, key)) is not None
     ]
     if limits:
         return limits[-1], limits[-1]
     given = _one(fields, "tc")
-    return None if given is None else (f"tc={given}", _cutechess_clock(given))
+    return None if given is None else (f"tc={given}", None if given == "inf" else from_cutechess(given))
 
 
-def _time_margin(fields: dict[str, list[str]]) -> float | None:
+def _time_margin(fields: dict[str, list[str]], name: str) -> float | None:
     """The timemargin= setting (milliseconds) in seconds, if given."""
     text = _one(fields, "timemargin")
     if text is None:
@@ -273,18 +277,10 @@ def _time_margin(fields: dict[str, list[str]]) -> float | None:
     except ValueError:
         milliseconds = math.nan
     if not (math.isfinite(milliseconds) and milliseconds >= 0):
-        raise EngineSpecError(f"timemargin={text!r} is not a number of milliseconds (0 or more)")
-    return milliseconds / 1000
-
-
-def _cutechess_clock(text: str) -> str:
-    """An engine's ``tc=`` read as cutechess-cli reads it (``1:30+1`` is 90 seconds and 1 a move)."""
-    if text == "inf":
         raise EngineSpecError(
-            "tc=inf: an engine with no clock needs a limit of its own: depth=N or nodes=N "
-            "(or st=S, a time a move)"
+            f"engine {name!r}: timemargin={text!r} is not a number of milliseconds (0 or more)"
         )
-    return from_cutechess(text)
+    return milliseconds / 1000
 
 
 def parse_variant_names(pairs: list[str]) -> dict[str, str]:

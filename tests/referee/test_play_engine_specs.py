@@ -142,6 +142,12 @@ def test_an_engine_s_unreadable_clock_is_told_by_the_engine_and_its_setting() ->
     )
 
 
+def test_an_engine_s_tc_inf_without_a_limit_is_refused_naming_the_engine() -> None:
+    result = runner.invoke(app, ["play", "-q", "greedy", "cmd=random name=A tc=inf"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: engine 'A': tc=inf: an engine with no clock needs a limit")
+
+
 def test_an_engine_s_timemargin_replaces_the_margin_of_the_tc_it_plays_under() -> None:
     args = ["play", "--no-board", "--tc", "st=0.5 margin=0.2", "--max-plies", "2"]
     result = runner.invoke(app, [*args, "cmd=random timemargin=1500", "cmd=greedy timemargin=0"])

@@ -135,6 +135,22 @@ def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> No
         command_line_engines(["cmd=random tc=inf", "greedy"])
 
 
+@pytest.mark.parametrize(
+    ("setting", "told"),
+    [
+        ("tc=inf", "tc=inf: an engine with no clock needs a limit of its own: depth=N or nodes=N"),
+        ("timemargin=soon", "timemargin='soon' is not a number of milliseconds"),
+    ],
+)
+def test_an_engine_s_unusable_clock_setting_is_refused_naming_the_engine(
+    setting: str, told: str, tmp_path: Path
+) -> None:
+    result = arbiter("match", f"cmd=random name=A {setting}", "greedy", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: engine 'A': {told}"), result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 def test_an_engine_s_unreadable_tc_is_told_as_its_own_setting_not_as_the_tc_option(tmp_path: Path) -> None:
     result = arbiter("match", "--engine", "cmd=random tc=abc", "--engine", "cmd=greedy", cwd=tmp_path)
     assert result.returncode == 2
