@@ -100,25 +100,53 @@ def parse_engine_spec(
     taken: set[str] | None = None,
     variant_names: dict[str, str] | None = None,
     debug: bool = False,
+    each: dict[str, list[str]] | None = None,
 ) -> EngineSpec:
     """The engine ``text`` names (see the module's documentation).
 
     ``taken`` holds the names given so far: a second engine of the same name gets ``-2``.
-    ``variant_names`` and ``debug`` apply to every engine of the command (its own settings come first).
+    ``variant_names`` and ``debug`` apply to every engine of the command (its own settings come first),
+    and so do ``each``'s settings (`parse_each`), but for the keys the engine sets itself.
     """
     words = _words(text)
     if not words:
         raise EngineSpecError("an engine is empty")
     if all(is_spec_word(word) for word in words):
-        fields = _fields(words)
+        fields = _fields(words, "engine")
     elif is_spec_word(words[0]):
-        odd = next(word for word in words if not is_spec_word(word))
-        key, equals, _ = odd.partition("=")
-        what = f"unknown setting {key}=" if equals else f"{odd!r} is not a key=value setting"
-        raise EngineSpecError(f"engine {' '.join(words)!r}: {what}; keys: {', '.join(SPEC_KEYS)}")
+        raise EngineSpecError(f"engine {' '.join(words)!r}: {_not_a_setting(words)}")
     else:
         fields = {"cmd": [shlex.join(words)]}
-    return _build(fields, taken, variant_names or {}, debug)
+    each_keys = {key for key in each or {} if key not in fields}
+    fields |= {key: (each or {})[key] for key in each_keys}
+    if "cmd" not in fields:
+        raise EngineSpecError(f"engine {' '.join(words)!r} has no cmd=")
+    return _build(fields, each_keys, taken, variant_names or {}, debug)
+
+
+def parse_each(text: str) -> dict[str, list[str]]:
+    """The settings of `--each` (cutechess-cli's -each: settings of every engine), checked as its own:
+    a mistake in them is told as --each's, not as the first engine's that it would reach."""
+    try:
+        words = shlex.split(text)
+    except ValueError as error:
+        raise EngineSpecError(f"--each {text!r}: {error}") from None
+    if not all(is_spec_word(word) for word in words):
+        raise EngineSpecError(f"--each {text!r}: {_not_a_setting(words)}")
+    fields = _fields(words, "--each")
+    own = _own_clock(fields, set(fields))
+    if own is not None and own[1] is not None:  # tc=inf alone waits for an engine's own limit
+        _check_clock(own[0], own[1], where="")
+    _time_margin(fields, set(fields), where="")
+    return fields
+
+
+def _not_a_setting(words: list[str]) -> str:
+    """What is wrong with the first of ``words`` that is no engine setting."""
+    odd = next(word for word in words if not is_spec_word(word))
+    key, equals, _ = odd.partition("=")
+    what = f"unknown setting {key}=" if equals else f"{odd!r} is not a key=value setting"
+    return f"{what}; keys: {', '.join(SPEC_KEYS)}"
 
 
 def _words(text: str | list[str]) -> list[str]:
@@ -130,17 +158,20 @@ def _words(text: str | list[str]) -> list[str]:
         raise EngineSpecError(f"engine {text!r}: {error}") from None
 
 
-def _fields(words: list[str]) -> dict[str, list[str]]:
+def _fields(words: list[str], whose: str) -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
     for word in words:
         key, _, value = word.partition("=")
         fields.setdefault(key, []).append(value)
     for key, values in fields.items():
         if len(values) > 1 and key != "arg":
-            raise EngineSpecError(f"engine setting {key}= is given {len(values)} times")
-    if "cmd" not in fields:
-        raise EngineSpecError(f"engine {' '.join(words)!r} has no cmd=")
+            raise EngineSpecError(f"{whose} setting {key}= is given {len(values)} times")
     return fields
+
+
+def _setting(key: str, value: str, each_keys: set[str]) -> str:
+    """A setting as the user gave it: ``tc=60``, or ``--each tc=60`` when it came from --each."""
+    return f"--each {key}={value}" if key in each_keys else f"{key}={value}"
 
 
 def _one(fields: dict[str, list[str]], key: str) -> str | None:
@@ -149,7 +180,11 @@ def _one(fields: dict[str, list[str]], key: str) -> str | None:
 
 
 def _build(
-    fields: dict[str, list[str]], taken: set[str] | None, variant_names: dict[str, str], debug: bool
+    fields: dict[str, list[str]],
+    each_keys: set[str],
+    taken: set[str] | None,
+    variant_names: dict[str, str],
+    debug: bool,
 ) -> EngineSpec:
     cmd = _one(fields, "cmd") or ""
     bundled = cmd if cmd in PLAYER_MODULES else None
@@ -222,7 +257,10 @@ def _build(
         config = EngineConfig.model_validate(data)
     except ValidationError as error:
         raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
-    return EngineSpec(config, bundled, _time_control(fields, name), _time_margin(fields, name))
+    where = f"engine {name!r}: "
+    return EngineSpec(
+        config, bundled, _time_control(fields, each_keys, where), _time_margin(fields, each_keys, where)
+    )
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
@@ -239,35 +277,43 @@ def default_engine_name(command: list[str]) -> str:
     return program or "engine"
 
 
-def _time_control(fields: dict[str, list[str]], name: str) -> str | None:
+def _time_control(fields: dict[str, list[str]], each_keys: set[str], where: str) -> str | None:
     """The engine's own clock, if it has one. One that cannot be read is refused here, naming the engine
-    and its setting: the --tc option may not even be given."""
-    own = _own_clock(fields)
+    (``where``) and its setting: the --tc option may not even be given."""
+    own = _own_clock(fields, each_keys)
     if own is None:
         return None
     setting, clock = own
     if clock is None:
-        raise EngineSpecError(f"engine {name!r}: {setting}: {_NO_CLOCK}")
-    try:
-        parse_time_control(clock)
-    except TimeControlError as error:
-        raise EngineSpecError(f"engine {name!r}: {setting}: {error}") from None
+        raise EngineSpecError(f"{where}{setting}: {_NO_CLOCK}")
+    _check_clock(setting, clock, where)
     return clock
 
 
-def _own_clock(fields: dict[str, list[str]]) -> tuple[str, str | None] | None:
+def _check_clock(setting: str, clock: str, where: str) -> None:
+    try:
+        parse_time_control(clock)
+    except TimeControlError as error:
+        raise EngineSpecError(f"{where}{setting}: {error}") from None
+
+
+def _own_clock(fields: dict[str, list[str]], each_keys: set[str]) -> tuple[str, str | None] | None:
     """(the setting as given, the clock it gives: None for tc=inf) of the tc=, st=, depth= and nodes=
     settings, if any: a limit outranks tc= (tc=inf depth=3 searches to depth 3)."""
     limits = [
-        f"{key}={value}" for key in ("st", "depth", "nodes") if (value := _one(fields, key)) is not None
+        (_setting(key, value, each_keys), f"{key}={value}")
+        for key in ("st", "depth", "nodes")
+        if (value := _one(fields, key)) is not None
     ]
     if limits:
-        return limits[-1], limits[-1]
+        return limits[-1]
     given = _one(fields, "tc")
-    return None if given is None else (f"tc={given}", None if given == "inf" else from_cutechess(given))
+    if given is None:
+        return None
+    return _setting("tc", given, each_keys), None if given == "inf" else from_cutechess(given)
 
 
-def _time_margin(fields: dict[str, list[str]], name: str) -> float | None:
+def _time_margin(fields: dict[str, list[str]], each_keys: set[str], where: str) -> float | None:
     """The timemargin= setting (milliseconds) in seconds, if given."""
     text = _one(fields, "timemargin")
     if text is None:
@@ -277,9 +323,8 @@ def _time_margin(fields: dict[str, list[str]], name: str) -> float | None:
     except ValueError:
         milliseconds = math.nan
     if not (math.isfinite(milliseconds) and milliseconds >= 0):
-        raise EngineSpecError(
-            f"engine {name!r}: timemargin={text!r} is not a number of milliseconds (0 or more)"
-        )
+        setting = _setting("timemargin", repr(text), each_keys)
+        raise EngineSpecError(f"{where}{setting} is not a number of milliseconds (0 or more)")
     return milliseconds / 1000
 
 
@@ -299,9 +344,12 @@ def command_line_engines(
     *,
     variant_names: list[str] | None = None,
     debug: bool = False,
+    each: dict[str, list[str]] | None = None,
 ) -> list[EngineSpec]:
-    """The engines of one command, named apart, each with the command's variant names and debug flag
-    (an engine's own ``tc=`` is kept in its spec: the caller gives it that clock)."""
+    """The engines of one command, named apart, each with the command's variant names, debug flag and
+    ``each`` settings (an engine's own ``tc=`` is kept in its spec: the caller gives it that clock)."""
     names = parse_variant_names(variant_names or [])
     taken: set[str] = set()
-    return [parse_engine_spec(text, taken=taken, variant_names=names, debug=debug) for text in texts]
+    return [
+        parse_engine_spec(text, taken=taken, variant_names=names, debug=debug, each=each) for text in texts
+    ]

@@ -11,7 +11,7 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from arbiter.commands.engine_spec import EngineSpec, command_line_engines, is_spec_word
+from arbiter.commands.engine_spec import EngineSpec, command_line_engines, parse_each
 from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import (
@@ -236,9 +236,10 @@ def match_command(
     included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
-        specs = _match_engines(first, second, engine, each, variant_name, debug)
+        each_settings = parse_each(each) if each is not None else {}
+        specs = _match_engines(first, second, engine, each_settings, variant_name, debug)
         if tc is not None:
-            _refuse_unplayed_tc(tc, specs, each)
+            _refuse_unplayed_tc(tc, specs, each_settings)
         time_control, own_controls = _match_controls(tc, specs)
         entries = [spec.entry() for spec in specs]
         sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
@@ -296,25 +297,16 @@ def _match_engines(
     first: str | None,
     second: str | None,
     flagged: list[str],
-    each: str | None,
+    each: dict[str, list[str]],
     variant_names: list[str],
     debug: bool,
 ) -> list[EngineSpec]:
     """The two engines of a match, from the arguments and/or `--engine` (with `--each` added to both)."""
-    texts = [text for text in (first, second) if text is not None] + flagged
+    texts: list[str | list[str]] = [text for text in (first, second) if text is not None]
+    texts += flagged
     if len(texts) != 2:
         raise ValueError(f"a match needs two engines (as arguments or --engine), got {len(texts)}")
-    if each is not None:
-        each_words = _spec_words(each)
-        merged: list[str | list[str]] = []
-        for text in texts:
-            words = _spec_words(text)
-            if words and not is_spec_word(words[0]):  # a command line (a settings word that is not one
-                words = [f"cmd={shlex.join(words)}"]  # of ours is refused by name when read below)
-            own = {word.partition("=")[0] for word in words}
-            merged.append(words + [w for w in each_words if w.partition("=")[0] not in own])
-        return command_line_engines(merged, variant_names=variant_names, debug=debug)
-    return command_line_engines(list(texts), variant_names=variant_names, debug=debug)
+    return command_line_engines(texts, variant_names=variant_names, debug=debug, each=each)
 
 
 def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[str, str]]:
@@ -342,12 +334,12 @@ def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[
 _CLOCK_KEYS = ("tc", "st", "depth", "nodes")
 
 
-def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: str | None) -> None:
+def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: dict[str, list[str]]) -> None:
     """Refuse a --tc that neither engine would play under, as each has a clock of its own (from --each
     or its own settings): the event would be stored and shown under a clock no game was played under."""
     if any(spec.time_control is None or _same_clock(spec.time_control, tc) for spec in specs):
         return
-    each_clock = [word for word in _spec_words(each or "") if word.partition("=")[0] in _CLOCK_KEYS]
+    each_clock = [f"{key}={value}" for key in _CLOCK_KEYS for value in each.get(key, [])]
     if each_clock:
         raise ValueError(
             f"--tc {tc!r} and --each {' '.join(each_clock)} disagree: the engines would play under "
@@ -366,13 +358,6 @@ def _same_clock(first: str, second: str) -> bool:
         return parse_time_control(first) == parse_time_control(second)
     except TimeControlError:
         return first == second
-
-
-def _spec_words(text: str) -> list[str]:
-    try:
-        return shlex.split(text)
-    except ValueError as error:
-        raise ValueError(f"{text!r}: {error}") from None
 
 
 def _score_moves(text: str | None, option: str, least_score: int) -> tuple[int, int] | None:

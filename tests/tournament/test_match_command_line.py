@@ -160,6 +160,26 @@ def test_an_engine_s_unreadable_tc_is_told_as_its_own_setting_not_as_the_tc_opti
     assert not (tmp_path / "match.sqlite").exists()
 
 
+@pytest.mark.parametrize(
+    ("each", "told"),
+    [
+        ("tc=abc", "--each tc=abc: bad time control 'abc': 'abc' is not a stage"),
+        ("proto=hub st=soon", "--each st=soon: bad time control 'st=soon': st= needs a number"),
+        ("timemargin=soon", "--each timemargin='soon' is not a number of milliseconds"),
+        ("argz=1", "--each 'argz=1': unknown setting argz=; keys: cmd, arg"),
+    ],
+)
+def test_a_bad_each_setting_is_told_as_each_s_not_as_the_first_engine_s(
+    each: str, told: str, tmp_path: Path
+) -> None:
+    result = arbiter("match", "cmd=random name=A", "greedy", "--each", each, cwd=tmp_path)
+    assert result.returncode == 2
+    first_line = result.stderr.splitlines()[0]
+    assert first_line.startswith(f"error: {told}"), result.stderr
+    assert "engine" not in first_line
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 @pytest.mark.parametrize("margin", ["-5", "soon", "inf"])
 def test_a_timemargin_that_is_no_count_of_milliseconds_is_refused_by_name(margin: str) -> None:
     with pytest.raises(EngineSpecError, match=f"timemargin='{margin}' is not a number of milliseconds"):
