@@ -53,6 +53,9 @@ SPEC_KEYS: dict[str, str] = {
     "or the event's",
 }
 _LISTEN = {"engine": "engine_listens", "arbiter": "engine_connects"}
+# The settings that give an engine a time control of its own; it plays under one of them.
+CLOCK_KEYS = ("tc", "st", "depth", "nodes")
+_EACH = "--each "  # before a setting that --each gave
 # What tc=inf alone is told: cutechess-cli's "no clock" still needs something that ends a search.
 _NO_CLOCK = "an engine with no clock needs a limit of its own: depth=N or nodes=N (or st=S, a time a move)"
 
@@ -70,8 +73,15 @@ class EngineSpec:
     bundled: str | None = None
     time_control: str | None = None
     """The engine's own clock (tc=, st=, depth=, nodes=), if it has one."""
+    clock_setting: str | None = None
+    """The setting that gave it that clock, as given (``tc=60``, or ``--each st=1``)."""
     time_margin: float | None = None
     """Its timemargin= in seconds, if given."""
+
+    @property
+    def clock_from_each(self) -> bool:
+        """Whether its clock is one that --each gave it."""
+        return self.clock_setting is not None and self.clock_setting.startswith(_EACH)
 
     def control_played(self, event_control: str) -> str:
         """The time control the engine plays under: its own clock, or else ``event_control``, with its
@@ -106,7 +116,8 @@ def parse_engine_spec(
 
     ``taken`` holds the names given so far: a second engine of the same name gets ``-2``.
     ``variant_names`` and ``debug`` apply to every engine of the command (its own settings come first),
-    and so do ``each``'s settings (`parse_each`), but for the keys the engine sets itself.
+    and so do ``each``'s settings (`parse_each`), but for the keys the engine sets itself; an engine
+    with a clock of its own takes none of ``each``'s clock settings (its tc=60 and --each st=1: tc=60).
     """
     words = _words(text)
     if not words:
@@ -117,7 +128,8 @@ def parse_engine_spec(
         raise EngineSpecError(f"engine {' '.join(words)!r}: {_not_a_setting(words)}")
     else:
         fields = {"cmd": [shlex.join(words)]}
-    each_keys = {key for key in each or {} if key not in fields}
+    own_clock = any(key in CLOCK_KEYS and fields[key] != ["inf"] for key in fields)
+    each_keys = {key for key in each or {} if key not in fields and not (own_clock and key in CLOCK_KEYS)}
     fields |= {key: (each or {})[key] for key in each_keys}
     if "cmd" not in fields:
         raise EngineSpecError(f"engine {' '.join(words)!r} has no cmd=")
@@ -134,7 +146,7 @@ def parse_each(text: str) -> dict[str, list[str]]:
     if not all(is_spec_word(word) for word in words):
         raise EngineSpecError(f"--each {text!r}: {_not_a_setting(words)}")
     fields = _fields(words, "--each")
-    own = _own_clock(fields, set(fields))
+    own = _own_clock(fields, set(fields), where="")
     if own is not None and own[1] is not None:  # tc=inf alone waits for an engine's own limit
         _check_clock(own[0], own[1], where="")
     _time_margin(fields, set(fields), where="")
@@ -171,7 +183,7 @@ def _fields(words: list[str], whose: str) -> dict[str, list[str]]:
 
 def _setting(key: str, value: str, each_keys: set[str]) -> str:
     """A setting as the user gave it: ``tc=60``, or ``--each tc=60`` when it came from --each."""
-    return f"--each {key}={value}" if key in each_keys else f"{key}={value}"
+    return f"{_EACH}{key}={value}" if key in each_keys else f"{key}={value}"
 
 
 def _one(fields: dict[str, list[str]], key: str) -> str | None:
@@ -258,9 +270,9 @@ def _build(
     except ValidationError as error:
         raise EngineSpecError(f"engine {name!r}: {validation_problems(error, 'engine')}") from None
     where = f"engine {name!r}: "
-    return EngineSpec(
-        config, bundled, _time_control(fields, each_keys, where), _time_margin(fields, each_keys, where)
-    )
+    setting, clock = _time_control(fields, each_keys, where)
+    margin = _time_margin(fields, each_keys, where)
+    return EngineSpec(config, bundled, time_control=clock, clock_setting=setting, time_margin=margin)
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")
@@ -277,17 +289,19 @@ def default_engine_name(command: list[str]) -> str:
     return program or "engine"
 
 
-def _time_control(fields: dict[str, list[str]], each_keys: set[str], where: str) -> str | None:
-    """The engine's own clock, if it has one. One that cannot be read is refused here, naming the engine
-    (``where``) and its setting: the --tc option may not even be given."""
-    own = _own_clock(fields, each_keys)
+def _time_control(
+    fields: dict[str, list[str]], each_keys: set[str], where: str
+) -> tuple[str | None, str | None]:
+    """(the setting as given, the engine's own clock), if it has one. One that cannot be read is refused
+    here, naming the engine (``where``) and its setting: the --tc option may not even be given."""
+    own = _own_clock(fields, each_keys, where)
     if own is None:
-        return None
+        return None, None
     setting, clock = own
     if clock is None:
         raise EngineSpecError(f"{where}{setting}: {_NO_CLOCK}")
     _check_clock(setting, clock, where)
-    return clock
+    return setting, clock
 
 
 def _check_clock(setting: str, clock: str, where: str) -> None:
@@ -297,20 +311,24 @@ def _check_clock(setting: str, clock: str, where: str) -> None:
         raise EngineSpecError(f"{where}{setting}: {error}") from None
 
 
-def _own_clock(fields: dict[str, list[str]], each_keys: set[str]) -> tuple[str, str | None] | None:
-    """(the setting as given, the clock it gives: None for tc=inf) of the tc=, st=, depth= and nodes=
-    settings, if any: a limit outranks tc= (tc=inf depth=3 searches to depth 3)."""
-    limits = [
-        (_setting(key, value, each_keys), f"{key}={value}")
-        for key in ("st", "depth", "nodes")
-        if (value := _one(fields, key)) is not None
-    ]
-    if limits:
-        return limits[-1]
-    given = _one(fields, "tc")
-    if given is None:
-        return None
-    return _setting("tc", given, each_keys), None if given == "inf" else from_cutechess(given)
+def _own_clock(
+    fields: dict[str, list[str]], each_keys: set[str], where: str
+) -> tuple[str, str | None] | None:
+    """(the setting as given, the clock it gives: None for tc=inf alone) of the tc=, st=, depth= and
+    nodes= settings, if any. An engine plays under one clock or limit, so two are refused rather than
+    one dropped; tc=inf only says there is no clock (tc=inf depth=3 searches to depth 3)."""
+    given = [(key, value) for key, values in fields.items() if key in CLOCK_KEYS for value in values]
+    clocks = [(key, value) for key, value in given if (key, value) != ("tc", "inf")]
+    if len(clocks) > 1:
+        first, second = (_setting(key, value, each_keys) for key, value in clocks[:2])
+        raise EngineSpecError(
+            f"{where}{first} and {second} are two time controls, and an engine plays under one: give one "
+            "of them (no clock and a limit: tc=inf with depth=N, nodes=N or st=S)"
+        )
+    if clocks:
+        key, value = clocks[0]
+        return _setting(key, value, each_keys), from_cutechess(value) if key == "tc" else f"{key}={value}"
+    return (_setting("tc", "inf", each_keys), None) if given else None
 
 
 def _time_margin(fields: dict[str, list[str]], each_keys: set[str], where: str) -> float | None:

@@ -11,7 +11,7 @@ import typer
 from pydantic import ValidationError
 from rich.console import Console
 
-from arbiter.commands.engine_spec import EngineSpec, command_line_engines, parse_each
+from arbiter.commands.engine_spec import CLOCK_KEYS, EngineSpec, command_line_engines, parse_each
 from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import (
@@ -238,6 +238,7 @@ def match_command(
     try:
         each_settings = parse_each(each) if each is not None else {}
         specs = _match_engines(first, second, engine, each_settings, variant_name, debug)
+        _refuse_unplayed_each(specs, each_settings)
         if tc is not None:
             _refuse_unplayed_tc(tc, specs, each_settings)
         time_control, own_controls = _match_controls(tc, specs)
@@ -330,8 +331,17 @@ def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[
     return event, {name: control for name, control in played.items() if control != event}
 
 
-# The engine settings that give it a clock of its own.
-_CLOCK_KEYS = ("tc", "st", "depth", "nodes")
+def _refuse_unplayed_each(specs: list[EngineSpec], each: dict[str, list[str]]) -> None:
+    """Refuse a clock of --each that neither engine would play under, as each has one of its own (which
+    outranks --each's): it would be dropped without a word."""
+    each_clock = [f"{key}={value}" for key in CLOCK_KEYS for value in each.get(key, [])]
+    if each_clock in ([], ["tc=inf"]) or any(spec.clock_from_each for spec in specs):
+        return  # (tc=inf alone gives no clock: it goes with the engines' own depth= or nodes=)
+    own = ", ".join(f"engine {spec.config.name!r}: {spec.clock_setting}" for spec in specs)
+    raise ValueError(
+        f"--each {' '.join(each_clock)} is played by neither engine: each has a time control of its own "
+        f"({own}), which outranks --each's; leave it out of --each"
+    )
 
 
 def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: dict[str, list[str]]) -> None:
@@ -339,7 +349,7 @@ def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: dict[str, list[s
     or its own settings): the event would be stored and shown under a clock no game was played under."""
     if any(spec.time_control is None or _same_clock(spec.time_control, tc) for spec in specs):
         return
-    each_clock = [f"{key}={value}" for key in _CLOCK_KEYS for value in each.get(key, [])]
+    each_clock = [f"{key}={value}" for key in CLOCK_KEYS for value in each.get(key, [])]
     if each_clock:
         raise ValueError(
             f"--tc {tc!r} and --each {' '.join(each_clock)} disagree: the engines would play under "
@@ -348,7 +358,7 @@ def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: dict[str, list[s
         )
     raise ValueError(
         f"--tc {tc!r} is played by neither engine: both have a clock of their own "
-        f"({', '.join(f'{key}=' for key in _CLOCK_KEYS)}); leave --tc out"
+        f"({', '.join(f'{key}=' for key in CLOCK_KEYS)}); leave --tc out"
     )
 
 

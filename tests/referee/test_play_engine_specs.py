@@ -148,6 +148,12 @@ def test_an_engine_s_tc_inf_without_a_limit_is_refused_naming_the_engine() -> No
     assert result.stderr.startswith("error: engine 'A': tc=inf: an engine with no clock needs a limit")
 
 
+def test_two_time_controls_of_one_engine_are_refused_by_play_too() -> None:
+    result = runner.invoke(app, ["play", "-q", "greedy", "cmd=random name=A tc=60 depth=2"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: engine 'A': tc=60 and depth=2 are two time controls")
+
+
 def test_an_engine_s_timemargin_replaces_the_margin_of_the_tc_it_plays_under() -> None:
     args = ["play", "--no-board", "--tc", "st=0.5 margin=0.2", "--max-plies", "2"]
     result = runner.invoke(app, [*args, "cmd=random timemargin=1500", "cmd=greedy timemargin=0"])

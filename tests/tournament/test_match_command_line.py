@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.commands.cutechess_args import CutechessArgsError, translate, translate_command_line
-from arbiter.commands.engine_spec import EngineSpecError, command_line_engines
+from arbiter.commands.engine_spec import EngineSpecError, command_line_engines, parse_each
 from arbiter.referee.record import Termination
 from arbiter.store import TournamentStore
 
@@ -148,6 +148,68 @@ def test_an_engine_s_unusable_clock_setting_is_refused_naming_the_engine(
     result = arbiter("match", f"cmd=random name=A {setting}", "greedy", cwd=tmp_path)
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: engine 'A': {told}"), result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("engine", "each", "told"),
+    [
+        # cutechess-cli: st= "can't be used in combination with tc"; fastchess refuses it. A depth= or
+        # nodes= limit under a clock, which those two combine, is no time control of the arbiter's.
+        ("cmd=random name=A tc=60 st=1", None, "engine 'A': tc=60 and st=1 are two time controls"),
+        ("cmd=random name=A tc=1:00 depth=3", None, "engine 'A': tc=1:00 and depth=3 are two"),
+        ("cmd=random name=A st=1 nodes=500", None, "engine 'A': st=1 and nodes=500 are two"),
+        ("cmd=random name=A tc=inf depth=3 nodes=500", None, "engine 'A': depth=3 and nodes=500 are two"),
+        ("cmd=random name=A tc=inf", "st=1 depth=3", "--each st=1 and --each depth=3 are two"),
+    ],
+)
+def test_two_time_controls_for_one_engine_are_refused_naming_both_and_the_engine(
+    engine: str, each: str | None, told: str
+) -> None:
+    with pytest.raises(EngineSpecError) as refused:
+        command_line_engines([engine, "greedy"], each=parse_each(each) if each is not None else None)
+    assert str(refused.value).startswith(told), refused.value
+    assert "an engine plays under one: give one of them" in str(refused.value)
+
+
+def test_two_time_controls_for_one_engine_stop_the_match_before_anything_is_stored(tmp_path: Path) -> None:
+    result = arbiter("match", "--engine", "cmd=random tc=60 st=1", "--engine", "cmd=greedy", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: engine 'random': tc=60 and st=1 are two time controls")
+    assert not (tmp_path / "match.sqlite").exists()
+
+
+def test_an_engine_s_own_time_control_outranks_every_clock_setting_of_each(tmp_path: Path) -> None:
+    # Its own tc= once lost to --each st= (a limit outranked tc=, wherever it came from).
+    own_tc, other = command_line_engines(["cmd=random tc=60", "greedy"], each=parse_each("st=1"))
+    assert (own_tc.time_control, other.time_control) == ("60", "st=1")
+    own_st, other = command_line_engines(["cmd=random st=1", "greedy"], each=parse_each("tc=60"))
+    assert (own_st.time_control, other.time_control) == ("st=1", "60")
+    # tc=inf is no clock: the engine takes --each's limit, and --each's tc=inf goes with the engines' own.
+    no_clock, other = command_line_engines(["cmd=random tc=inf", "greedy"], each=parse_each("depth=2"))
+    assert (no_clock.time_control, other.time_control) == ("depth=2", "depth=2")
+    both_own = command_line_engines(["cmd=random depth=2", "cmd=greedy nodes=9"], each=parse_each("tc=inf"))
+    assert [spec.time_control for spec in both_own] == ["depth=2", "nodes=9"]
+    played = arbiter(
+        "match", "--engine", "cmd=random name=A tc=60", "--engine", "cmd=greedy", "--each", "st=0.2",
+        "--games", "1", "--max-plies", "2", cwd=tmp_path,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stdout + played.stderr
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        assert (info.config()["time_control"], info.config()["time_controls"]) == ("60", {"greedy": "st=0.2"})
+
+
+def test_a_clock_of_each_that_neither_engine_plays_under_is_refused(tmp_path: Path) -> None:
+    result = arbiter(
+        "match", "--engine", "cmd=random depth=2", "--engine", "cmd=greedy tc=60", "--each", "st=1",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "error: --each st=1 is played by neither engine: each has a time control of its own "
+        "(engine 'random': depth=2, engine 'greedy': tc=60)"
+    ), result.stderr
     assert not (tmp_path / "match.sqlite").exists()
 
 
