@@ -373,7 +373,10 @@ def _parse_base(text: str, token: str) -> Base:
         for part in token.split(":"):
             match = _STAGE_RE.fullmatch(part)
             if match is None:
-                raise TimeControlError(text, f"{part!r} is not a stage (MOVES/SECONDS+INCREMENT) or a preset")
+                problem = f"{part!r} is not a stage (MOVES/SECONDS+INCREMENT) or a preset"
+                if part == "inf":  # cutechess-cli's tc=inf
+                    problem += " (no clock, only a limit: depth=N or nodes=N alone)"
+                raise TimeControlError(text, problem)
             moves = match["moves"]
             increment = match["increment"]
             stages.append(

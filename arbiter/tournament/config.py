@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -22,7 +23,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from arbiter.engines.config import EngineConfig
-from arbiter.referee.timecontrol import parse_time_control
+from arbiter.referee.timecontrol import from_cutechess, parse_time_control
 from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, deck_named, is_pdn_file
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_conflict
@@ -392,6 +393,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
     for i, entry in enumerate(config.engines):
         raw = dict(entry.model_extra or {})
         source_path, source_text, where = path, text, ("engines", i)
+        _refuse_clock_in_table(entry.name, raw, path, text, where)
         if entry.bundled:
             raw.setdefault("command", bundled_command(entry.bundled))
             raw.setdefault("score_unit", BUNDLED_SCORE_UNIT)
@@ -405,11 +407,50 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
             raw = {k: v for k, v in library[entry.name].items() if k != "name"} | raw
             source_path, source_text = library_path or path, library_text
             where = ("engines", list(library).index(entry.name))
+            _refuse_clock_in_table(entry.name, raw, source_path, source_text, where)
         try:
             engines.append(EngineConfig.model_validate({"name": entry.name, **raw}))
         except ValidationError as exc:
             raise ConfigError(_describe(exc, source_path, source_text, prefix=where)) from None
     return config, engines
+
+
+# The keys a cutechess-cli user may give an engine's table for its clock (-engine tc= st= ...); the
+# event's `time_controls` holds an engine's own clock, by name.
+_CLOCK_IN_TABLE = ("tc", "st", "depth", "nodes", "timemargin", "time_control")
+
+
+def _refuse_clock_in_table(
+    name: str, raw: dict[str, Any], path: Path, text: str, where: tuple[str | int, ...]
+) -> None:
+    """Refuse an engine's own clock given in its table, naming the engine and saying where it goes,
+    rather than as one more key the table does not take."""
+    key = next((key for key in raw if key in _CLOCK_IN_TABLE), None)
+    if key is None:
+        return
+    loc = (*where, key)
+    raise ConfigError(
+        f"{path}:{_line_of(text, loc)}: {'.'.join(str(part) for part in loc)}: engine {name!r}: an "
+        "engine's own time control goes in the event's time_controls table, by name, not in the "
+        f"engine's table: time_controls = {{ {json.dumps(name)} = {_clock_example(key, raw[key])} }}"
+    )
+
+
+def _clock_example(key: str, value: Any) -> str:
+    """The `time_controls` value that says what an engine table's ``key = value`` meant, if it can."""
+    if key == "tc" and value == "inf":
+        return '"depth=N"'  # no clock: a limit alone
+    if key in ("tc", "time_control") and isinstance(value, str) and value.strip():
+        return json.dumps(from_cutechess(value.strip()))
+    if (
+        key in ("st", "depth", "nodes")
+        and isinstance(value, str | int | float)
+        and not isinstance(value, bool)
+    ):
+        return json.dumps(f"{key}={value}")
+    if key == "timemargin":
+        return '"CONTROL margin=SECONDS"'
+    return '"CONTROL"'
 
 
 def _relative(base: Path, value: Path) -> Path:

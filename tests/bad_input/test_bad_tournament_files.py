@@ -68,6 +68,18 @@ BAD_SETTINGS = {
         ["bad.toml:1: time_control", "the move count must be at most 10,000"],
     ),
     "a week-long move": ('time_control = "st=9999999"', ["time_control", "st= must be at most 168 h"]),
+    "cutechess-cli's tc= in an engine's table": (
+        '[[engines]]\nname = "slow"\nbundled = "random"\ntc = "1:30+1"',
+        [
+            "bad.toml:7: engines.0.tc: engine 'slow': an engine's own time control goes in the event's "
+            "time_controls table",
+            'time_controls = { "slow" = "90+1" }',
+        ],
+    ),
+    "cutechess-cli's tc=inf as an engine's own clock": (
+        'time_controls = { random = "inf" }',
+        ["bad.toml:1: time_controls.random", "'inf' is not a stage", "(no clock, only a limit: depth=N"],
+    ),
     "more openings than the deck holds": (
         '[openings]\ndeck = "acf-156"\ncount = 500',
         ["openings.count is 500, but acf-156 holds 156 opening(s)"],
