@@ -13,6 +13,10 @@ zero (`b0:00:09.250`). Comments may not hold braces in PDN, so `{` and `}` in a 
 
 A game's closing comments (how it ended, what went wrong on the way) come after its last move, just
 before the result.
+
+Move text is broken into lines of at most 79 characters, between tokens; a comment longer than a line
+is broken at its spaces (a line break in a comment is whitespace, as in PGN), so only a single word
+longer than a line can make one longer. Our reader keeps such a break as a line break in the comment.
 """
 
 from __future__ import annotations
@@ -108,6 +112,28 @@ class _Lines:
             *done, self.current = self.current.split("\n")
             self.lines.extend(done)
 
+    def add_comment(self, text: str) -> None:
+        """A comment: one token where it is one line that fits, else its words over as many lines as it
+        needs, broken at spaces (a line break inside braces is a space to a PDN reader) and at its own
+        line breaks. The same comment read back is written the same way."""
+        comment = _comment(text)
+        if "\n" not in comment and len(comment) <= LINE_LENGTH:
+            self.add(comment)
+            return
+        for index, paragraph in enumerate(comment.split("\n")):
+            first, *words = paragraph.split(" ")
+            if index == 0:
+                self.add(first)
+            else:  # the comment's own line break, kept
+                self.lines.append(self.current)
+                self.current = first
+            for word in words:
+                if len(self.current) + 1 + len(word) > LINE_LENGTH and self.current:
+                    self.lines.append(self.current)
+                    self.current = word
+                else:
+                    self.current += " " + word
+
     def text(self) -> str:
         return "\n".join([*self.lines, self.current] if self.current else self.lines)
 
@@ -156,13 +182,13 @@ def _write_move(
     if move.clock is not None:
         out.add(_comment(f"[%clock {format_clock(move.clock, position.turn)}]"))
     for comment in move.comments:
-        out.add(_comment(comment))
+        out.add_comment(comment)
 
 
 def _write_ending(out: _Lines, game: PdnGame) -> None:
     """The game's closing comments, then its result."""
     for comment in game.closing:
-        out.add(_comment(comment))
+        out.add_comment(comment)
     out.add(game.result)
 
 
@@ -173,7 +199,7 @@ def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
     header = "\n".join(_tag_line(name, value) for name, value in game_tags(game, start))
     out = _Lines()
     for comment in game.comments:
-        out.add(_comment(comment))
+        out.add_comment(comment)
     variant = game.variant
     if variant is not None:
         start = start or game.start_position()
@@ -202,7 +228,7 @@ def format_written_game(game: PdnGame, moves: Sequence[WrittenMove], positions: 
     header = "\n".join(_tag_line(name, value) for name, value in game_tags(game, positions[0], len(moves)))
     out = _Lines()
     for comment in game.comments:
-        out.add(_comment(comment))
+        out.add_comment(comment)
     start = positions[0]
     first = 0 if start.turn is start.variant.first_to_move else 1
     for index, move in enumerate(moves):

@@ -110,6 +110,49 @@ def test_closing_comments_come_after_the_last_move_just_before_the_result() -> N
     assert movetext.endswith("{last move} {Black wins: White resigned} {White: a (late) reply} 1-0")
 
 
+LONG_REASON = (
+    "Black wins: White's engine wrote output that cannot be read: engine 'bad_move': ended its search "
+    "with move='e3-d4'; a move is squares joined by - or x (32-28, 28x19x23)"
+)
+
+
+def test_a_comment_longer_than_a_line_is_wrapped_at_spaces_and_reads_back_with_the_same_words() -> None:
+    moves = random_moves(Position.start(ENGLISH), 2, random.Random(3))
+    built = game_record(ENGLISH, moves, result="1-0", comments=[[], [LONG_REASON]], intro=[LONG_REASON])
+    game = replace(built, closing=(LONG_REASON, "short"))
+    text = format_game(game)
+    assert max(len(line) for line in text.splitlines()) <= 79, text
+    (back,) = read_pdn_text(text)
+    assert back.ok and [m.move for m in back.moves] == moves and back.result == "1-0"
+    # A line break inside braces is a space: the words come back, each comment whole and in its place.
+    read = [*back.comments, *back.moves[-1].comments]
+    assert [" ".join(comment.split()) for comment in read] == [LONG_REASON] * 3 + ["short"]
+    assert format_game(back) == text
+    # A comment that fits is not broken; a comment's own line breaks are kept.
+    assert "{short} 1-0" in text
+    kept = format_game(replace(game, closing=("first line\nsecond " + "word " * 20,)))
+    assert "{first line\nsecond word" in kept and max(map(len, kept.splitlines())) <= 79
+
+
+WORDS = st.lists(st.text(alphabet="abcxyz'-:;()", min_size=1, max_size=12), min_size=1, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=4), st.integers(0, 12), st.integers(0, 2**32))
+def test_comments_of_any_length_keep_lines_within_79_and_read_back_to_the_same_text(
+    comments: list[list[str]], plies: int, seed: int
+) -> None:
+    moves = random_moves(Position.start(ENGLISH), plies, random.Random(seed))
+    texts = [" ".join(words) for words in comments]
+    game = replace(game_record(ENGLISH, moves, result="*"), closing=tuple(texts))
+    text = format_game(game)
+    assert max(len(line) for line in text.splitlines()) <= 79, text
+    (back,) = read_pdn_text(text)
+    read = [*(back.moves[-1].comments if back.moves else back.comments)]
+    assert [" ".join(comment.split()) for comment in read] == texts
+    assert format_game(back) == text
+
+
 def test_a_game_read_with_a_fault_is_written_with_its_unreplayed_moves_kept() -> None:
     (game,) = read_pdn_text('[GameType "21"]\n1. 11-15 23-19 2. 8-11 22-40 3. 9-13 *\n')
     text = format_game(game)

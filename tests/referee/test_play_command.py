@@ -88,6 +88,22 @@ def test_play_writes_how_the_game_ended_after_the_last_move_as_pdn_export_does(t
     assert "Black wins: White resigned" in game.moves[-1].comments
 
 
+def test_a_reason_longer_than_a_pdn_line_is_wrapped_within_79_characters_and_reads_back(
+    tmp_path: Path,
+) -> None:
+    pdn = tmp_path / "game.pdn"
+    bad = shlex.join([sys.executable, str(ENGINES / "bad_move.py")])
+    result = runner.invoke(app, ["play", "-q", "--tc", "depth=2", "random", bad, "--pdn", str(pdn)])
+    assert result.exit_code == 0, result.output
+    reason = result.output.split("Result: 1-0  ", 1)[1].rsplit("  (", 1)[0]
+    assert len(reason) > 79 and "ended its search with move='e3-d4'" in reason
+    text = pdn.read_text()
+    assert max(len(line) for line in text.splitlines()) <= 79, text
+    [game] = read_pdn_text(text)
+    assert game.ok and game.result == "1-0"
+    assert " ".join(game.moves[-1].comments[-1].split()) == reason
+
+
 def test_quiet_prints_only_the_result() -> None:
     result = runner.invoke(
         app, ["play", "-q", "--tc", "depth=1", "--max-plies", "6", scripted_command(), scripted_command()]
