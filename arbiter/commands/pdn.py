@@ -3,7 +3,8 @@
 `check FILE...` replays every game through the rules core. Each fault is one line: `file:line:column:
 game N (tags), ply P: kind: reason`. Each file ends with a summary line, and a last line sums up every
 file. The exit status is 1 when any game has a fault (a game of a variant not supported yet counts: it
-could not be checked), 2 when a file cannot be read.
+could not be checked; so does a `0-0` result, which `pdn import` cannot store), 2 when a file cannot be
+read.
 
 `export DB` writes every game of a tournament as PDN (to standard output, or `--out FILE`); `import
 FILE --db DB` stores every readable game of a PDN file as an imported tournament, reporting each game
@@ -118,7 +119,8 @@ def check_command(
 ) -> None:
     """Replay every game of the FILES and report each fault; exit 1 if there is any."""
     _check_variant(variant)
-    options = ReadOptions(variations=variations, default_variant=variant)
+    # Every game `pdn import` would skip is a fault here too.
+    options = ReadOptions(variations=variations, default_variant=variant, storable_results=True)
     total = CheckTally()
     unreadable = 0
     for path in files:

@@ -22,6 +22,7 @@ from typing import BinaryIO
 
 from arbiter.notation.pdn_lexer import CLOCK_COMMAND, Annotations, DecodingReport, Lexer, read_lines
 from arbiter.notation.pdn_model import (
+    DOUBLE_LOSS,
     RESULTS,
     FaultKind,
     PdnFault,
@@ -62,12 +63,15 @@ class PdnError(Exception):
 @dataclass(frozen=True)
 class ReadOptions:
     """How to read: keep variations (replayed too) or skip them; the variant to assume where a game
-    has no GameType tag (None: guess it); whether to replay at all (False: tags and text only)."""
+    has no GameType tag (None: guess it); whether to replay at all (False: tags and text only);
+    whether a result no stored game can hold (0-0, a loss for both sides) is a fault, as `pdn import`
+    cannot store such a game and `pdn check` says so first."""
 
     variations: bool = False
     default_variant: str | None = None
     replay: bool = True
     max_plies: int | None = None  # replay only this many plies of each game (openings need few)
+    storable_results: bool = False
 
 
 @dataclass
@@ -234,7 +238,9 @@ class _Replay:
         self.finding = finding
         result = self._result()
         replayed = finding.variant
-        if replayed is not None and not attempt.faults and not attempt.rest:
+        if self.options.storable_results and result == DOUBLE_LOSS:
+            self._unstorable_result(result)
+        elif replayed is not None and not attempt.faults and not attempt.rest:
             self._check_result_fits(replayed, attempt, result)
         return PdnGame(
             tags=raw.tags,
@@ -494,6 +500,11 @@ class _Replay:
                 column,
             )
         )
+
+    def _unstorable_result(self, result: str) -> None:
+        line, column = self.raw.result_place or self._tag_place("Result")
+        reason = f"{result} (lost for both sides): a stored game has one winner, a draw, or no result"
+        self.faults.append(PdnFault(FaultKind.UNSTORABLE_RESULT, reason, line, column))
 
     def _result(self) -> str:
         raw = self.raw

@@ -27,6 +27,9 @@ _RESULT_SCORES: dict[str, tuple[float, float] | None] = {
     "0-0": (0.0, 0.0),  # both sides lose (a double forfeit)
     "*": None,
 }
+# PDN 3.0's result for a game declared lost for both players: a stored game cannot hold it (it has one
+# winner, a draw, or no result), so the readers that store games read it as a fault (`ReadOptions`).
+DOUBLE_LOSS = "0-0"
 
 
 def result_scores(result: str) -> tuple[float, float] | None:
@@ -78,6 +81,7 @@ class FaultKind(StrEnum):
     BAD_FEN = "bad FEN"
     BAD_RESULT = "bad result"
     UNSUPPORTED_VARIANT = "variant not supported yet"
+    UNSTORABLE_RESULT = "result not stored"
     UNKNOWN_VARIANT = "unknown variant"
     SYNTAX = "syntax"
 

@@ -18,7 +18,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -405,7 +405,8 @@ def import_pdn(
         seated = dict.fromkeys(engine.name for engine in store.engines(info.id))
     variants: set[str] = set()
     controls: set[str] = set()
-    for batch in _batches(_read_games(path, options or ReadOptions(), report), IMPORT_BATCH):
+    options = replace(options or ReadOptions(), storable_results=True)  # the faults `pdn check` names
+    for batch in _batches(_read_games(path, options, report), IMPORT_BATCH):
         new = [item for item in batch if not catalogue.holds(item.record)]
         report.already += len(batch) - len(new)
         if not new:

@@ -263,7 +263,10 @@ def test_games_with_faults_are_skipped_and_reported_and_the_good_ones_are_stored
         f"{path}:14:10: game 3 (contradiction): bad result: the result 0-1 does not fit the move text, "
         "whose last position is decided: White has no pieces left (1-0)"
     )
-    assert lines[2].startswith(f"{path}:16: game 4 (double loss): the result '0-0' cannot be stored")
+    assert lines[2] == (
+        f"{path}:18:10: game 4 (double loss): result not stored: 0-0 (lost for both sides): a stored game "
+        "has one winner, a draw, or no result"
+    )
     assert lines[3].startswith(f"{path}:20:1: game 5 (thai): variant not supported yet: Thai draughts")
     assert (
         lines[4]
@@ -293,6 +296,38 @@ def test_a_result_the_rules_rule_out_is_the_same_fault_for_pdn_check_and_pdn_imp
         fault,
         f"{path}: 2 game(s) read; 1 stored in tournament 'problems.pdn' (#1), 0 already there, 1 skipped",
     ]
+
+
+def test_a_double_loss_result_is_the_same_fault_for_pdn_check_and_pdn_import_in_every_variant(
+    tmp_path: Path,
+) -> None:
+    # PDN 3.0's 0-0 (lost for both players) as a terminator (English) and as a Result tag without one
+    # (international): valid PDN, but no stored game holds it, so check names each game import skips.
+    path = tmp_path / "forfeits.pdn"
+    path.write_text(
+        G1.replace("1-0\n", "0-0\n")
+        + '[Event "intl"]\n[White "Cid"]\n[Black "Dan"]\n[Result "0-0"]\n[GameType "20"]\n1. 32-28 19-23\n\n'
+        + G2
+    )
+    reason = "result not stored: 0-0 (lost for both sides): a stored game has one winner, a draw, or no result"
+    faults = [
+        f"{path}:5:16: game 1 (g1; White Ann; Black Bob): {reason}",
+        f"{path}:10:1: game 2 (intl; White Cid; Black Dan): {reason}",
+    ]
+    checked = arbiter("pdn", "check", path)
+    assert checked.returncode == 1, checked.stdout
+    assert checked.stdout.splitlines()[:3] == [
+        *faults,
+        f"{path}: 3 game(s), 1 replayed without fault (6 plies), 2 with faults (2 result not stored)",
+    ]
+    imported = arbiter("pdn", "import", path, "--db", tmp_path / "games.sqlite")
+    assert imported.returncode == 1
+    assert imported.stdout.splitlines() == [
+        *faults,
+        f"{path}: 3 game(s) read; 1 stored in tournament 'forfeits.pdn' (#1), 0 already there, 2 skipped",
+    ]
+    # Read for anything but storing (an opening deck, the writer's round trip), 0-0 is a plain result.
+    assert [game.faults for game in read_pdn(path)] == [(), (), ()]
 
 
 def test_a_draw_the_rules_reached_before_the_players_played_on_stands_for_check_and_import(
