@@ -205,7 +205,8 @@ def import_command(
 
     Games with faults are skipped and listed; the others are stored. Importing the same file again
     stores nothing twice: a game is recognised by its variant, start, players, moves and result,
-    wherever it stands in the file, and only the games not stored yet are added. Of the annotations
+    wherever it stands in the file, and only the games not stored yet are added; a game stored
+    unfinished that the file now holds continued is brought up to date in its place. Of the annotations
     only [%clock] readings are stored; a line says how many comments, side lines, marks ($n, !, ?)
     and % lines the file holds. The exit status is 1 when any game was skipped (or the database is
     damaged or cannot be written), 2 when the file or the database given is not one this command reads.

@@ -5,10 +5,13 @@
 in the file, or the round after the tournament's last one when an earlier import took that round.
 Importing the same file again stores nothing twice: a game is recognised by what it is (variant, start,
 players, moves and result), wherever it now stands in the file, so only the games the tournament does
-not hold yet are stored. A game whose file gives a result without a reason that the board shows is
-stored as ended by resignation (a win) or agreement (a draw), and its reason says the result is as
-given in the file. Of the annotations only the [%clock] readings are stored; the report counts the
-comments, side lines, marks and % lines the file holds, none of which is.
+not hold yet are stored. A game stored unfinished (`*`) that the file now holds continued (the same tags
+but Result and Termination, its moves then more, or a result) is brought up to date in its place; a
+game changed otherwise, or one that had a result, is stored beside its earlier version, which is kept.
+A game whose file gives a result without a reason that the board shows is stored as ended by
+resignation (a win) or agreement (a draw), and its reason says the result is as given in the file. Of
+the annotations only the [%clock] readings are stored; the report counts the comments, side lines,
+marks and % lines the file holds, none of which is.
 """
 
 from __future__ import annotations
@@ -219,6 +222,18 @@ def game_identity(record: GameRecord) -> bytes:
         record.winner.value,
         [move.hub for move in record.moves],
     ]
+    return _digest(what)
+
+
+def game_lineage(record: GameRecord) -> bytes:
+    """What an unfinished game shares with itself continued: the variant, the start, the players, the
+    time control and the tags but the Termination tag (how it ended goes with the result), as a digest."""
+    tags = sorted((name, value) for name, value in record.tags.items() if name.lower() != "termination")
+    what = [record.variant, record.start_fen, record.white.name, record.black.name, record.time_control, tags]
+    return _digest(what)
+
+
+def _digest(what: Sequence[object]) -> bytes:
     return hashlib.blake2b(json.dumps(what).encode(), digest_size=16).digest()
 
 
@@ -248,6 +263,7 @@ class ImportReport:
     read: int = 0
     stored: int = 0
     already: int = 0  # the tournament held the game already (an earlier import stored it)
+    continued: int = 0  # unfinished games stored earlier, now replaced by their continuation in the file
     skipped_games: int = 0
     skipped: list[str] = field(default_factory=list)
     placeholders: int = 0  # games stored with a made-up player name
@@ -262,6 +278,11 @@ class ImportReport:
             f"{self.path}: {self.read} game(s) read; {self.stored} stored in {where}, "
             f"{self.already} already there, {self.skipped_games} skipped"
         )
+        if self.continued:
+            text += (
+                f"; {self.continued} unfinished game(s) stored by an earlier import continue in the file "
+                "and were brought up to date (their moves and result)"
+            )
         if self.placeholders:
             text += (
                 f"; {self.placeholders} game(s) without a player's name, stored as '? (White)'/'? (Black)'"
@@ -288,22 +309,74 @@ class _Readable:
     record: GameRecord
 
 
+@dataclass(frozen=True)
+class _Unfinished:
+    """A game the tournament holds without a result, which the file may now hold continued."""
+
+    key: GameKey
+    identity: bytes
+    hubs: tuple[str, ...]
+    started_at: datetime
+
+    def continued_by(self, record: GameRecord) -> bool:
+        """Whether `record` plays this game's moves first (its lineage is compared by the caller)."""
+        if len(record.moves) < len(self.hubs):
+            return False
+        return all(move.hub == hub for move, hub in zip(record.moves, self.hubs, strict=False))
+
+
 @dataclass
 class _Catalogue:
     """The games a tournament holds, by identity, and the rounds their keys use. The n-th copy of a
-    game in the file is held when the tournament holds n copies of it: a file may hold one game twice."""
+    game in the file is held when the tournament holds n copies of it: a file may hold one game twice.
+
+    A game held without a result is continued by a game of the file that has its lineage and plays its
+    moves first, once the file no longer holds it as it was: the file's first such game (continuing
+    the longest one) is kept aside until the whole file is read, then stored in its place."""
 
     held: Counter[bytes] = field(default_factory=Counter)
     last_round: int = 0
     seen: Counter[bytes] = field(default_factory=Counter)  # the file's games read so far
+    unfinished: dict[bytes, list[_Unfinished]] = field(default_factory=dict)  # by lineage
+    claimed: set[GameKey] = field(default_factory=set)  # unfinished games a game of the file continues
+    continued: Counter[bytes] = field(default_factory=Counter)  # unfinished games replaced, by identity
 
     @classmethod
     def of(cls, store: TournamentStore, tournament_id: int) -> _Catalogue:
         catalogue = cls()
         for stored in store.games_since(tournament_id, batch=IMPORT_BATCH):
-            catalogue.held[game_identity(stored.record)] += 1
+            record = stored.record
+            identity = game_identity(record)
+            catalogue.held[identity] += 1
             catalogue.last_round = max(catalogue.last_round, stored.key.round)
+            if record.winner is Winner.UNFINISHED:
+                hubs = tuple(move.hub for move in record.moves)
+                unfinished = _Unfinished(stored.key, identity, hubs, record.started_at)
+                catalogue.unfinished.setdefault(game_lineage(record), []).append(unfinished)
         return catalogue
+
+    def claim(self, record: GameRecord) -> _Unfinished | None:
+        """The unfinished game `record` continues, if one is not claimed yet (the longest one); it is
+        claimed for `record` until `settle` says whether the file still holds it as it was."""
+        found = [
+            unfinished
+            for unfinished in self.unfinished.get(game_lineage(record), ())
+            if unfinished.key not in self.claimed and unfinished.continued_by(record)
+        ]
+        if not found:
+            return None
+        longest = max(found, key=lambda unfinished: len(unfinished.hubs))
+        self.claimed.add(longest.key)
+        return longest
+
+    def settle(self, unfinished: _Unfinished) -> bool:
+        """Once the whole file is read: whether a claimed unfinished game is replaced by its
+        continuation, which it is unless the file still holds every copy of it as it was."""
+        identity = unfinished.identity
+        if self.held[identity] - self.seen[identity] - self.continued[identity] <= 0:
+            return False
+        self.continued[identity] += 1
+        return True
 
     def holds(self, record: GameRecord) -> bool:
         """Whether the tournament holds this copy of the game; counts it as read either way."""
@@ -318,8 +391,9 @@ class _Catalogue:
         return GameKey(round=self.last_round, board=1, game=1)
 
     def not_seen(self) -> int:
-        """How many games held the file did not hold (once the whole file is read)."""
-        return sum((self.held - self.seen).values())
+        """How many games held the file no longer holds, those it holds continued aside (once the whole
+        file is read)."""
+        return sum((self.held - self.seen).values()) - sum(self.continued.values())
 
 
 def _common(values: Sequence[str], mixed: str) -> str:
@@ -389,53 +463,105 @@ def import_pdn(
 ) -> ImportReport:
     """Store every readable game of the PDN file at `path` in the imported tournament `name` (default:
     the file's name), created when missing. A game the tournament holds already (stored by an earlier
-    import, wherever it stood in the file then) is counted and left as it is; the others are stored
-    after the tournament's games, their players seated as the import meets them.
+    import, wherever it stood in the file then) is counted and left as it is; a game it holds without a
+    result that the file now holds continued (the same game, with more moves or a result) is replaced
+    by it, in its place; the others are stored after the tournament's games, their players seated as
+    the import meets them.
 
     Raises `PdnError` when the file cannot be read, `ImportRefused` when `name` is taken by a tournament
     that was not imported, `StoreError` when the database refuses a game."""
     name = name or path.name
-    report = ImportReport(path=path, tournament=name)
+    importing = _Import(store, path, ImportReport(path=path, tournament=name))
     info = _existing(store, name)
-    catalogue = _Catalogue()
-    seated: dict[str, None] = {}  # the tournament's players, in seat order
     if info is not None:
-        report.tournament_id = info.id
-        catalogue = _Catalogue.of(store, info.id)
-        seated = dict.fromkeys(engine.name for engine in store.engines(info.id))
-    variants: set[str] = set()
-    controls: set[str] = set()
+        importing.report.tournament_id = info.id
+        importing.catalogue = _Catalogue.of(store, info.id)
+        importing.seated = dict.fromkeys(engine.name for engine in store.engines(info.id))
     options = replace(options or ReadOptions(), storable_results=True)  # the faults `pdn check` names
-    for batch in _batches(_read_games(path, options, report), IMPORT_BATCH):
-        new = [item for item in batch if not catalogue.holds(item.record)]
-        report.already += len(batch) - len(new)
-        if not new:
-            continue
+    continuing: list[tuple[_Unfinished, _Readable]] = []  # kept aside until the whole file is read
+    for batch in _batches(_read_games(path, options, importing.report), IMPORT_BATCH):
+        new: list[_Readable] = []
+        for item in batch:
+            if importing.catalogue.holds(item.record):
+                importing.report.already += 1
+            elif (unfinished := importing.catalogue.claim(item.record)) is not None:
+                continuing.append((unfinished, item))
+            else:
+                new.append(item)
+        importing.store_new(new)
+    importing.store_continuations(continuing)
+    return importing.finish()
+
+
+@dataclass
+class _Import:
+    """One file's import under way: what the tournament holds, who is seated, what was stored."""
+
+    store: TournamentStore
+    path: Path
+    report: ImportReport
+    catalogue: _Catalogue = field(default_factory=_Catalogue)
+    seated: dict[str, None] = field(default_factory=dict)  # the tournament's players, in seat order
+    variants: set[str] = field(default_factory=set)
+    controls: set[str] = field(default_factory=set)
+
+    def store_new(self, items: list[_Readable]) -> None:
+        """Store games the tournament does not hold, each under a key of its own."""
+        if not items:
+            return
+        report = self.report
         if report.tournament_id is None:
-            report.tournament_id = _create(store, path, name, new[0])
+            report.tournament_id = _create(self.store, self.path, report.tournament, items[0])
             report.created = True
-            seated.update({new[0].record.white.name: None, new[0].record.black.name: None})
+            self.seated.update({items[0].record.white.name: None, items[0].record.black.name: None})
         tid = report.tournament_id
-        _seat_newcomers(store, tid, new, seated)
-        store.record_games(
-            tid, [(planned_import(catalogue.next_key(item.game), item.record), item.record) for item in new]
+        _seat_newcomers(self.store, tid, items, self.seated)
+        self.store.record_games(
+            tid,
+            [
+                (planned_import(self.catalogue.next_key(item.game), item.record), item.record)
+                for item in items
+            ],
         )
-        report.stored += len(new)
-        report.placeholders += sum(1 for item in new if _has_placeholder(item.record))
-        variants.update(item.record.variant for item in new)
-        controls.update(item.record.time_control for item in new)
-    report.no_longer_in_file = catalogue.not_seen()
-    if report.created and report.tournament_id is not None:
-        store.set_labels(
-            report.tournament_id,
-            variant=_common(sorted(variants), "mixed: "),
-            time_control=_common(sorted(controls), "various: "),
-        )
-    if report.stored and report.tournament_id is not None:
-        store.record_event(
-            report.tournament_id, Event(EventKind.NOTE, f"imported {report.stored} game(s) from {path}")
-        )
-    return report
+        report.stored += len(items)
+        report.placeholders += sum(1 for item in items if _has_placeholder(item.record))
+        self.variants.update(item.record.variant for item in items)
+        self.controls.update(item.record.time_control for item in items)
+
+    def store_continuations(self, continuing: list[tuple[_Unfinished, _Readable]]) -> None:
+        """Once the whole file is read: each game that continues an unfinished one the file no longer
+        holds as it was is stored over it, under its key and with its start; the others as new games."""
+        replacing: list[tuple[PlannedGame, GameRecord]] = []
+        new: list[_Readable] = []
+        for unfinished, item in continuing:
+            if self.catalogue.settle(unfinished):
+                record = item.record.model_copy(update={"started_at": unfinished.started_at})
+                replacing.append((planned_import(unfinished.key, record), record))
+            else:
+                new.append(item)
+        if replacing and self.report.tournament_id is not None:
+            # A key whose game has no result is stored over; one that has a result never is.
+            self.store.record_games(self.report.tournament_id, replacing)
+            self.report.continued += len(replacing)
+        self.store_new(new)
+
+    def finish(self) -> ImportReport:
+        """Name the new tournament's variant and time control, note what was stored; the report."""
+        report = self.report
+        report.no_longer_in_file = self.catalogue.not_seen()
+        tid = report.tournament_id
+        if report.created and tid is not None:
+            self.store.set_labels(
+                tid,
+                variant=_common(sorted(self.variants), "mixed: "),
+                time_control=_common(sorted(self.controls), "various: "),
+            )
+        if (report.stored or report.continued) and tid is not None:
+            what = f"imported {report.stored} game(s) from {self.path}"
+            if report.continued:
+                what += f", and brought {report.continued} unfinished game(s) up to date from it"
+            self.store.record_event(tid, Event(EventKind.NOTE, what))
+        return report
 
 
 def _seat_newcomers(

@@ -188,6 +188,89 @@ def test_a_game_changed_in_the_file_is_stored_as_a_new_game_and_the_earlier_one_
     assert sorted(game.moves[0].text for game in stored_games(database)) == ["11-15", "9-13", "9-14"]
 
 
+LIVE = club_game("live", "Eve", "Fay", "11-15 23-19 2. 8-11", "*")  # a game still being played
+LIVE_ON = club_game("live", "Eve", "Fay", "11-15 23-19 2. 8-11 22-17 3. 9-13", "*")
+LIVE_WON = club_game("live", "Eve", "Fay", "11-15 23-19 2. 8-11 22-17 3. 9-13 17-14", "1-0").replace(
+    '[GameType "21"]', '[Termination "resignation"]\n[GameType "21"]'
+)
+
+
+def stored_keys_and_moves(database: Path) -> list[tuple[str, str, int, str]]:
+    with TournamentStore.open(database, create=False) as store:
+        return [
+            (str(game.key), game.record.tags["Event"], game.record.plies, game.record.winner.value)
+            for game in store.games(store.find_tournament().id)
+        ]
+
+
+def test_an_unfinished_game_continued_in_the_file_is_brought_up_to_date_in_its_place(tmp_path: Path) -> None:
+    database, path, run = imported_then_edited(tmp_path, G1 + LIVE, G1 + LIVE_ON)
+    assert run.returncode == 0, run.stdout
+    assert run.stdout.splitlines() == [
+        f"{path}: 2 game(s) read; 0 stored in tournament 'club.pdn' (#1), 1 already there, 0 skipped; "
+        "1 unfinished game(s) stored by an earlier import continue in the file and were brought up to "
+        "date (their moves and result)"
+    ]
+    assert stored_keys_and_moves(database) == [
+        ("r1-b1-g1", "g1", 2, "black"),
+        ("r2-b1-g1", "live", 5, "unfinished"),
+    ]
+    # Finished later (a Termination tag added with the result): the same game again, still in its place.
+    path.write_text(G1 + LIVE_WON)
+    finished = arbiter("pdn", "import", path, "--db", database)
+    assert (
+        "0 stored in tournament 'club.pdn' (#1), 1 already there, 0 skipped; 1 unfinished" in finished.stdout
+    )
+    assert stored_keys_and_moves(database) == [
+        ("r1-b1-g1", "g1", 2, "black"),
+        ("r2-b1-g1", "live", 6, "black"),
+    ]
+    (won,) = [record for record in stored_games(database) if record.tags["Event"] == "live"]
+    assert won.outcome is not None and won.outcome.termination is Termination.RESIGNATION
+    again = arbiter("pdn", "import", path, "--db", database)
+    assert again.stdout.splitlines() == [
+        f"{path}: 2 game(s) read; 0 stored in tournament 'club.pdn' (#1), 2 already there, 0 skipped"
+    ]
+
+
+def test_a_continued_game_is_stored_beside_an_unfinished_one_the_file_still_holds_or_a_finished_one(
+    tmp_path: Path,
+) -> None:
+    # The file keeps the unfinished game as it was, and adds it continued: both are games of the file.
+    database, path, run = imported_then_edited(tmp_path, LIVE, LIVE_ON + LIVE)
+    assert "2 game(s) read; 1 stored in tournament 'club.pdn' (#1), 1 already there, 0 skipped" in run.stdout
+    assert "unfinished" not in run.stdout
+    assert stored_keys_and_moves(database) == [
+        ("r1-b1-g1", "live", 3, "unfinished"),
+        ("r2-b1-g1", "live", 5, "unfinished"),
+    ]
+    # A result once stored is never replaced: a finished game played on in the file is stored beside it.
+    (tmp_path / "won").mkdir()
+    database, path, run = imported_then_edited(tmp_path / "won", G1, G1.replace("1-0", "8-11 1-0"))
+    assert "1 stored in tournament 'club.pdn' (#1), 0 already there, 0 skipped; 1 game(s)" in run.stdout
+    assert stored_keys_and_moves(database) == [("r1-b1-g1", "g1", 2, "black"), ("r2-b1-g1", "g1", 3, "black")]
+
+
+def test_an_unfinished_game_edited_in_the_file_is_stored_beside_it_not_taken_for_its_continuation(
+    tmp_path: Path,
+) -> None:
+    # Another tag (the Event), or an earlier move changed: a game the tournament does not hold.
+    edits = (
+        LIVE_WON.replace("live", "cup"),
+        club_game("live", "Eve", "Fay", "11-15 23-19 2. 9-14 22-17", "1-0"),
+    )
+    for number, edited in enumerate(edits):
+        (tmp_path / str(number)).mkdir()
+        database, path, run = imported_then_edited(tmp_path / str(number), LIVE, edited)
+        assert run.returncode == 0, run.stdout
+        assert run.stdout.splitlines() == [
+            f"{path}: 1 game(s) read; 1 stored in tournament 'club.pdn' (#1), 0 already there, 0 skipped; "
+            "1 game(s) stored by an earlier import are no longer in the file (changed or removed there), "
+            "and are kept"
+        ]
+        assert [winner for *_, winner in stored_keys_and_moves(database)] == ["unfinished", "black"]
+
+
 # A program's escape line, two clock readings (one with words), side lines, marks and a line comment.
 ANNOTATED = """% written by a program
 [Event "annotated"]
@@ -309,7 +392,9 @@ def test_a_double_loss_result_is_the_same_fault_for_pdn_check_and_pdn_import_in_
         + '[Event "intl"]\n[White "Cid"]\n[Black "Dan"]\n[Result "0-0"]\n[GameType "20"]\n1. 32-28 19-23\n\n'
         + G2
     )
-    reason = "result not stored: 0-0 (lost for both sides): a stored game has one winner, a draw, or no result"
+    reason = (
+        "result not stored: 0-0 (lost for both sides): a stored game has one winner, a draw, or no result"
+    )
     faults = [
         f"{path}:5:16: game 1 (g1; White Ann; Black Bob): {reason}",
         f"{path}:10:1: game 2 (intl; White Cid; Black Dan): {reason}",
