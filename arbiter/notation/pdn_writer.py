@@ -16,7 +16,8 @@ before the result.
 
 Move text is broken into lines of at most 79 characters, between tokens; a comment longer than a line
 is broken at its spaces (a line break in a comment is whitespace, as in PGN), so only a single word
-longer than a line can make one longer. Our reader keeps such a break as a line break in the comment.
+longer than a line can make one longer, or a word starting with `%`, never put first on a line (where
+it would make an escape line). Our reader keeps such a break as a line break in the comment.
 """
 
 from __future__ import annotations
@@ -128,7 +129,9 @@ class _Lines:
                 self.lines.append(self.current)
                 self.current = first
             for word in words:
-                if len(self.current) + 1 + len(word) > LINE_LENGTH and self.current:
+                # A line starting with `%` is an escape line to a PGN-minded reader: such a word stays on
+                # the line before, whatever its length.
+                if len(self.current) + 1 + len(word) > LINE_LENGTH and self.current and word[:1] != "%":
                     self.lines.append(self.current)
                     self.current = word
                 else:

@@ -137,6 +137,16 @@ def test_a_comment_longer_than_a_line_is_wrapped_at_spaces_and_reads_back_with_t
 WORDS = st.lists(st.text(alphabet="abcxyz'-:;()", min_size=1, max_size=12), min_size=1, max_size=40)
 
 
+def test_a_wrapped_comment_starts_no_line_with_a_percent_sign_which_would_make_it_an_escape_line() -> None:
+    moves = random_moves(Position.start(ENGLISH), 2, random.Random(5))
+    for filler in range(45):  # the %-word falls at every place of a line, a line's start among them
+        reason = " ".join(["w"] * filler + ["%50", "of", "the", "time"] + ["more"] * 20)
+        text = format_game(replace(game_record(ENGLISH, moves, result="1-0"), closing=(reason,)))
+        assert not any(line.startswith("%") for line in text.splitlines()), text
+        (back,) = read_pdn_text(text)
+        assert [" ".join(comment.split()) for comment in back.moves[-1].comments] == [reason]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(WORDS, min_size=1, max_size=4), st.integers(0, 12), st.integers(0, 2**32))
 def test_comments_of_any_length_keep_lines_within_79_and_read_back_to_the_same_text(
