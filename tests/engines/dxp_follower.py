@@ -185,6 +185,12 @@ def main() -> None:
     parser.add_argument(
         "--no-reuse-address", action="store_true", help="listen without SO_REUSEADDR, as Scan does"
     )
+    parser.add_argument(
+        "--nagle",
+        action="store_true",
+        help="keep Nagle's algorithm on its socket, as Scan and Moby Dam do: a second small message waits "
+        "for the first one's acknowledgement",
+    )
     parser.add_argument("--ignore-stop", action="store_true", help="go on after a game end with stop code 1")
     parser.add_argument(
         "--stay-after-connection-end",
@@ -204,7 +210,8 @@ def main() -> None:
         server.close()
     else:
         connection = socket.create_connection(("127.0.0.1", options.connect))
-    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if not options.nagle:
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sys.stderr.write(f"dxp follower {options.name} connected\n")
     Follower(options, connection).run()
 
