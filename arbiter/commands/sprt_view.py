@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from arbiter.store import RunStore
 from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.figures import llr_figures
 from arbiter.tournament.stats import EloEstimate, SprtDecision
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def sprt_line(status: SprtStatus) -> str:
     )
     parts = [
         f"SPRT: {_DECISIONS[result.decision]}",
-        f"LLR {result.llr:.2f} (bounds {result.lower_bound:.2f}, {result.upper_bound:.2f})",
+        "LLR {} (bounds {}, {})".format(*llr_figures(result.llr, result.lower_bound, result.upper_bound)),
         counted,
     ]
     if status.estimate is not None:

@@ -14,7 +14,7 @@ from arbiter.notation.controls import visible_controls
 from arbiter.report import formatting
 from arbiter.report.inputs import SiteError
 from arbiter.report.rating_chart import describe
-from arbiter.tournament.figures import percent
+from arbiter.tournament.figures import llr_figures, percent
 
 
 def _shown(value: object) -> object:
@@ -59,6 +59,7 @@ def environment(directory: Path) -> jinja2.Environment:
         percent=percent,
         elo=describe,
     )
+    env.globals["llr_figures"] = llr_figures
     return env
 
 

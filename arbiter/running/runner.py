@@ -59,6 +59,7 @@ from arbiter.store import (
     TournamentStatus,
 )
 from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.figures import llr_figures
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
@@ -612,9 +613,10 @@ class TournamentRunner:
         self.observer.sprt_updated(status)
         if status.decided:
             result = status.result
+            llr, lower, upper = llr_figures(result.llr, result.lower_bound, result.upper_bound)
             self.observer.message(
-                f"SPRT decided {result.decision.value} (LLR {result.llr:.2f}, bounds "
-                f"[{result.lower_bound:.2f}, {result.upper_bound:.2f}]): no more games are started"
+                f"SPRT decided {result.decision.value} (LLR {llr}, bounds [{lower}, {upper}]): "
+                "no more games are started"
             )
             self._draining = True
 
