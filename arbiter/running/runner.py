@@ -295,7 +295,7 @@ class TournamentRunner:
             await self.preflight(store, tournament_id)
         else:
             await self.remote.preflight(self, store, tournament_id)
-        store.set_status(tournament_id, TournamentStatus.RUNNING)
+        store.set_running(tournament_id)
         self._check_sprt(store, tournament_id)
         settle_for_timing()
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-store")

@@ -17,6 +17,8 @@ class TournamentStatus(StrEnum):
     CREATED = "created"
     """Configured; no game played yet."""
     RUNNING = "running"
+    """Being played: a run holds the database. One stored as running whose run is gone (killed, with
+    no chance to say so) is read as stopped."""
     STOPPED = "stopped"
     """Interrupted before the schedule was done; a later run resumes it."""
     FINISHED = "finished"

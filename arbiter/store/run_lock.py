@@ -4,6 +4,9 @@ Two runs on one database would both play every game left (and one copy would be 
 second run finds the lock taken and refuses, naming the process that holds it. The lock is the
 operating system's (`flock`), so it goes with the process however it ends, SIGKILL included: a lock
 file left behind by a dead run is taken over, never in the way.
+
+Readers ask `run_holds` whether a run holds it now: an event stored as running whose run was killed
+(nothing could mark it stopped) is told from one being played, without writing anything.
 """
 
 from __future__ import annotations
@@ -11,11 +14,16 @@ from __future__ import annotations
 import fcntl
 import os
 import socket
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from arbiter.store.errors import StoreError
+
+# How long a run tries again for the lock before it refuses: a reader's `run_holds` takes it for a
+# moment, and must not be taken for another run.
+ACQUIRE_WITHIN_SECONDS = 1.0
 
 
 class RunLockedError(StoreError):
@@ -39,9 +47,7 @@ class RunLock:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot make the run's lock file: {exc.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not _locked(fd, fcntl.LOCK_EX, ACQUIRE_WITHIN_SECONDS):
             holder = os.pread(fd, 512, 0).decode("utf-8", "replace").strip() or "another process"
             os.close(fd)
             raise RunLockedError(
@@ -67,3 +73,40 @@ class RunLock:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.release()
+
+
+def run_holds(database: Path) -> bool:
+    """Whether a run holds `database`'s lock now. Nothing is written: the lock is taken shared for a
+    moment when it is free. True when it cannot be told (a lock file that cannot be read): the stored
+    status is then trusted as it stands."""
+    try:
+        fd = os.open(lock_path(database), os.O_RDONLY)
+    except FileNotFoundError:
+        return False  # no run ever played it
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return True  # a file system without locks: nothing to tell by
+    finally:
+        os.close(fd)  # the shared lock, if taken, goes with it
+    return False
+
+
+def _locked(fd: int, kind: int, within: float) -> bool:
+    """Take the lock `kind` on `fd`, trying again for `within` seconds while it is held elsewhere."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        except OSError:
+            return False
+        else:
+            return True

@@ -64,6 +64,7 @@ from arbiter.store.records import (
     ScheduledGame,
     ScoringScheme,
 )
+from arbiter.store.run_lock import run_holds
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -232,22 +233,40 @@ class RunStore:
             if not changed:
                 raise UnknownTournamentError(self.path, tournament_id)
 
+    def set_running(self, tournament_id: int) -> None:
+        """Mark the tournament running; any other one still marked running is stopped. The database is
+        played by one run at a time (`RunLock`): theirs was killed before it could say so."""
+        with self._write() as connection:
+            stamp = now().isoformat()
+            connection.execute(
+                "UPDATE tournament SET status = ?, updated_at = ? WHERE status = ? AND id != ?",
+                (TournamentStatus.STOPPED.value, stamp, TournamentStatus.RUNNING.value, tournament_id),
+            )
+            changed = connection.execute(
+                "UPDATE tournament SET status = ?, updated_at = ? WHERE id = ?",
+                (TournamentStatus.RUNNING.value, stamp, tournament_id),
+            ).rowcount
+            if not changed:
+                raise UnknownTournamentError(self.path, tournament_id)
+
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament of the database, oldest first."""
+        played = run_holds(self.path)
         with self._read() as connection:
             counts = _game_counts(connection, None)
             rows = connection.execute("SELECT * FROM tournament ORDER BY id").fetchall()
-            return [_tournament_info(row, counts) for row in rows]
+            return [_tournament_info(row, counts, played) for row in rows]
 
     def tournament(self, tournament_id: int) -> TournamentInfo:
+        played = run_holds(self.path)
         with self._read() as connection:
-            return self._info(connection, tournament_id)
+            return self._info(connection, tournament_id, played)
 
-    def _info(self, connection: sqlite3.Connection, tournament_id: int) -> TournamentInfo:
+    def _info(self, connection: sqlite3.Connection, tournament_id: int, played: bool) -> TournamentInfo:
         row = connection.execute("SELECT * FROM tournament WHERE id = ?", (tournament_id,)).fetchone()
         if row is None:
             raise UnknownTournamentError(self.path, tournament_id)
-        return _tournament_info(row, _game_counts(connection, tournament_id))
+        return _tournament_info(row, _game_counts(connection, tournament_id), played)
 
     def find_tournament(self, reference: str | int | None = None) -> TournamentInfo:
         """A tournament by id or name (the latest of that name); without a reference, the latest one."""
@@ -537,8 +556,9 @@ class RunStore:
         One read transaction, so the counts in the tournament's info and the games agree while a
         runner writes.
         """
+        played = run_holds(self.path)
         with self._read() as connection:
-            info = self._info(connection, tournament_id)
+            info = self._info(connection, tournament_id, played)
             grouped = connection.execute(
                 "SELECT white, black, winner, count(*) FROM game WHERE tournament_id = ? AND finished = 1 "
                 "GROUP BY white, black, winner",
@@ -606,7 +626,12 @@ def _game_counts(connection: sqlite3.Connection, tournament_id: int | None) -> d
     return {(tid, bool(finished)): count for tid, finished, count in rows}
 
 
-def _tournament_info(row: Any, counts: dict[tuple[int, bool], int]) -> TournamentInfo:
+def _tournament_info(row: Any, counts: dict[tuple[int, bool], int], played: bool) -> TournamentInfo:
+    """The tournament of `row`; `played`: whether a run holds the database now (asked before the
+    read, so that a run ending meanwhile is read with the status it left)."""
+    status = TournamentStatus(row.status)
+    if status is TournamentStatus.RUNNING and not played:
+        status = TournamentStatus.STOPPED  # its run was killed before it could say so
     return TournamentInfo(
         id=row.id,
         name=row.name,
@@ -617,7 +642,7 @@ def _tournament_info(row: Any, counts: dict[tuple[int, bool], int]) -> Tournamen
         if row.scoring == PIECES.name
         else ScoringScheme(name=row.scoring, win=row.points_win, draw=row.points_draw, loss=row.points_loss),
         config_json=row.config,
-        status=TournamentStatus(row.status),
+        status=status,
         created_at=datetime.fromisoformat(row.created_at),
         updated_at=datetime.fromisoformat(row.updated_at),
         finished_games=counts.get((row.id, True), 0),

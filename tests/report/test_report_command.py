@@ -12,6 +12,7 @@ from report_games import play_record, store_running_event
 from site_checks import crawl
 
 from arbiter.store import PlayerEntry, TournamentStore
+from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import EngineEntry, Openings, TournamentConfig
 from arbiter.tournament.plan import plan_tournament
 
@@ -47,7 +48,8 @@ def test_report_publishes_the_tournament_of_a_database(tmp_path: Path) -> None:
     database = tmp_path / "event.sqlite"
     make_database(database, played=4)
     site = tmp_path / "site"
-    result = run_report(str(database), "--out", str(site))
+    with RunLock(database):  # as a run holds it while it plays the event
+        result = run_report(str(database), "--out", str(site))
     assert result.returncode == 0, result.stderr
     assert "4 of 6 games" in result.stdout and "4 game pages written" in result.stdout
     index = html.unescape((site / "index.html").read_text(encoding="utf-8"))

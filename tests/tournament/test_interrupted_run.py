@@ -1,0 +1,128 @@
+"""What a user sees of a run that was interrupted: killed outright or stopped with Ctrl-C, then resumed.
+
+Real `arbiter match` processes on real SQLite files, with the bundled engines.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from tournament_files import ARBITER
+
+from arbiter.store import PlayerEntry, RunStore, TournamentStatus
+from arbiter.store.run_lock import RunLock, lock_path, run_holds
+
+
+def slow_match(database: Path, *flags: str) -> list[str]:
+    """A match of ten games of a few seconds each: time enough to look at it, or stop it, midway."""
+    return [
+        *ARBITER,
+        "match",
+        "alphabeta",
+        "greedy",
+        "--tc",
+        "st=0.1",
+        "--games",
+        "2",
+        "--rounds",
+        "5",
+        "--db",
+        str(database),
+        *flags,
+    ]
+
+
+def stored_games(database: Path) -> tuple[int, int]:
+    """(finished, unfinished) games in the database, 0s while it does not exist yet."""
+    if not database.exists():
+        return 0, 0
+    with RunStore.open(database, create=False, read_only=True, check=False) as store:
+        infos = store.tournaments()
+        if not infos:
+            return 0, 0
+        return infos[-1].finished_games, infos[-1].unfinished_games
+
+
+def wait_for_a_game(database: Path, process: subprocess.Popen[str], limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while stored_games(database)[0] < 1:
+        assert process.poll() is None, f"the run ended early: {process.communicate()[0]}"
+        assert time.monotonic() < deadline, "no game finished in time"
+        time.sleep(0.1)
+
+
+def status_line(database: Path) -> str:
+    shown = subprocess.run(
+        [*ARBITER, "standings", str(database)], capture_output=True, text=True, timeout=120
+    )
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    return shown.stdout.splitlines()[0]
+
+
+def test_a_killed_run_reads_as_stopped_and_a_live_one_as_running(tmp_path: Path) -> None:
+    database = tmp_path / "match.sqlite"
+    run = subprocess.Popen(
+        slow_match(database), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path
+    )
+    try:
+        wait_for_a_game(database, run)
+        assert ", running;" in status_line(database)
+        os.kill(run.pid, signal.SIGKILL)  # no chance to mark the event stopped
+        run.wait(timeout=10)
+    finally:
+        if run.poll() is None:
+            run.kill()
+        run.communicate()
+    assert ", stopped;" in status_line(database)
+    site = tmp_path / "site"
+    report = subprocess.run(
+        [*ARBITER, "report", str(database), "--out", str(site)], capture_output=True, text=True, timeout=120
+    )
+    assert report.returncode == 0, report.stderr
+    assert "games played · stopped</dd>" in (site / "index.html").read_text(encoding="utf-8")
+    with RunStore.open(database, create=False) as store:
+        assert store.tournaments()[-1].finished_games >= 1, "every stored game is kept"
+
+
+def test_a_run_marks_stopped_the_events_a_killed_run_left_running(tmp_path: Path) -> None:
+    database = tmp_path / "two.sqlite"
+    with RunStore.open(database) as store:
+        players = [PlayerEntry("a"), PlayerEntry("b")]
+        made = [
+            store.create_tournament(
+                name=name,
+                variant="english",
+                format="match",
+                time_control="st=0.1",
+                players=players,
+                config="{}",
+            )
+            for name in ("killed", "resumed")
+        ]
+        store.set_status(made[0], TournamentStatus.RUNNING)  # as a killed run leaves it
+        with RunLock(database):  # another event of the database is played now
+            assert run_holds(database)
+            store.set_running(made[1])
+            assert [info.status for info in store.tournaments()] == [
+                TournamentStatus.STOPPED,
+                TournamentStatus.RUNNING,
+            ]
+        assert not run_holds(database)
+        assert store.tournament(made[1]).status is TournamentStatus.STOPPED, "its run is gone"
+
+
+def test_a_reader_looking_at_the_lock_does_not_turn_a_run_away(tmp_path: Path) -> None:
+    database = tmp_path / "event.sqlite"
+    with RunLock(database):  # the lock file, as an earlier run leaves it
+        pass
+    looking = os.open(lock_path(database), os.O_RDONLY)
+    fcntl.flock(looking, fcntl.LOCK_SH)  # a reader's `run_holds`, caught in the middle
+    threading.Timer(0.2, os.close, (looking,)).start()
+    with RunLock(database):
+        assert run_holds(database)
