@@ -102,6 +102,9 @@ def publish(
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
+    # A runner killed outright (SIGKILL) cannot say stop: its end is noticed here, within half a
+    # second, and the site refreshed once more shows the event stopped; the process does not linger.
+    runner = multiprocessing.parent_process()
     site = StoreSite(database, out, tournament_id, keep_open=True)
     live = LiveGames(out)
     site.played = live.played  # a game's page is made from the positions its referee went through
@@ -130,6 +133,8 @@ def publish(
                 stopping = True
             else:
                 live.apply(message)
+        if runner is not None and not batch and not runner.is_alive():
+            break
         now = time.monotonic()
         if wanted and now - refreshed_at >= gap:
             _refresh(site)  # one that failed is tried again after the next game

@@ -49,10 +49,17 @@ def stored_games(database: Path) -> tuple[int, int]:
         return infos[-1].finished_games, infos[-1].unfinished_games
 
 
-def wait_for_a_game(database: Path, process: subprocess.Popen[str], limit: float = 120) -> None:
+def start(command: list[str], folder: Path) -> subprocess.Popen[bytes]:
+    """The command started in `folder`, its output in `folder`/run.log: not a pipe, which a process
+    it left behind would hold open."""
+    with (folder / "run.log").open("wb") as log:
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+
+
+def wait_for_a_game(database: Path, process: subprocess.Popen[bytes], limit: float = 120) -> None:
     deadline = time.monotonic() + limit
     while stored_games(database)[0] < 1:
-        assert process.poll() is None, f"the run ended early: {process.communicate()[0]}"
+        assert process.poll() is None, "the run ended early: " + (database.parent / "run.log").read_text()
         assert time.monotonic() < deadline, "no game finished in time"
         time.sleep(0.1)
 
@@ -67,9 +74,7 @@ def status_line(database: Path) -> str:
 
 def test_a_killed_run_reads_as_stopped_and_a_live_one_as_running(tmp_path: Path) -> None:
     database = tmp_path / "match.sqlite"
-    run = subprocess.Popen(
-        slow_match(database), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path
-    )
+    run = start(slow_match(database), tmp_path)
     try:
         wait_for_a_game(database, run)
         assert ", running;" in status_line(database)
@@ -78,7 +83,7 @@ def test_a_killed_run_reads_as_stopped_and_a_live_one_as_running(tmp_path: Path)
     finally:
         if run.poll() is None:
             run.kill()
-        run.communicate()
+            run.wait()
     assert ", stopped;" in status_line(database)
     site = tmp_path / "site"
     report = subprocess.run(
@@ -88,6 +93,49 @@ def test_a_killed_run_reads_as_stopped_and_a_live_one_as_running(tmp_path: Path)
     assert "games played · stopped</dd>" in (site / "index.html").read_text(encoding="utf-8")
     with RunStore.open(database, create=False) as store:
         assert store.tournaments()[-1].finished_games >= 1, "every stored game is kept"
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_the_site_of_a_killed_run_shows_it_stopped_and_its_publisher_ends(tmp_path: Path) -> None:
+    database, site = tmp_path / "match.sqlite", tmp_path / "site"
+    run = start(slow_match(database, "--report", str(site)), tmp_path)
+    try:
+        wait_for_a_game(database, run)
+        helpers = children(run.pid)  # the engines and the site's publisher
+        os.kill(run.pid, signal.SIGKILL)
+        run.wait(timeout=10)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    deadline = time.monotonic() + 60
+    while any(running(pid) for pid in helpers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in helpers if running(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "a process of the killed run was left running"
+    assert "games played · stopped</dd>" in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_run_marks_stopped_the_events_a_killed_run_left_running(tmp_path: Path) -> None:
