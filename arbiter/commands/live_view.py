@@ -103,10 +103,13 @@ class LiveView:
 
     # ------------------------------------------------------------------ RunObserver
 
-    def run_started(self, total: int, done: int, pending: int) -> None:
+    def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
         self.total, self.done = total, done
-        if done:
-            self._say(f"resuming: {done} of {total} games already played, {pending} to play")
+        if resumed:  # also when the stopped run had finished no game yet
+            again = ""
+            if abandoned:
+                again = f" ({abandoned} abandoned by the stop, played again from their start)"
+            self._say(f"resuming: {done} of {total} games already played, {pending} to play{again}")
         else:
             self._say(f"{total} games to play")
         self._refresh()

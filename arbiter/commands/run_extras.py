@@ -135,10 +135,10 @@ class ExtrasObserver:
             self._json.close()
         self._json = None
 
-    def run_started(self, total: int, done: int, pending: int) -> None:
+    def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
         if self.first is not None:
             self.progress = MatchProgress(self.first, total, done, self.concurrency)
-        self.inner.run_started(total, done, pending)
+        self.inner.run_started(total, done, pending, abandoned=abandoned, resumed=resumed)
 
     def game_started(self, game: PlannedGame) -> None:
         self.inner.game_started(game)

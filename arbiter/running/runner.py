@@ -81,7 +81,11 @@ class RunError(Exception):
 class RunObserver(Protocol):
     """What a live view hears from the runner."""
 
-    def run_started(self, total: int, done: int, pending: int) -> None: ...
+    def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
+        """The run begins: `pending` of `total` games to play, `done` finished before; `abandoned` of the
+        pending ones were begun by a run that was stopped; `resumed` when an earlier run was stopped or
+        killed (with or without a game finished)."""
+        ...
 
     def game_started(self, game: PlannedGame) -> None: ...
 
@@ -99,7 +103,7 @@ class RunObserver(Protocol):
 
 
 class QuietObserver:
-    def run_started(self, total: int, done: int, pending: int) -> None:
+    def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
         pass
 
     def game_started(self, game: PlannedGame) -> None:
@@ -280,11 +284,17 @@ class TournamentRunner:
 
     async def run(self, store: RunStore, *, handle_signals: bool = True) -> RunSummary:
         tournament_id = self.open_tournament(store)
+        earlier = store.tournament(tournament_id).status
         done_keys = store.finished_keys(tournament_id)
         games = self.plan.schedule.games
         pending = [g for g in games if g.key not in done_keys]
+        abandoned = len(store.unfinished_keys(tournament_id) & {g.key for g in pending})
         summary = RunSummary(tournament_id, len(games), 0, len(done_keys))
-        self.observer.run_started(len(games), len(done_keys), len(pending))
+        stopped_before = earlier in (TournamentStatus.RUNNING, TournamentStatus.STOPPED)  # killed or stopped
+        resumed = bool(done_keys or abandoned) or stopped_before
+        self.observer.run_started(
+            len(games), len(done_keys), len(pending), abandoned=abandoned, resumed=resumed
+        )
         if not pending:
             summary.complete = True
             store.set_status(tournament_id, TournamentStatus.FINISHED)

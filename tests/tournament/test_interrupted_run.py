@@ -9,11 +9,13 @@ import fcntl
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
-from tournament_files import ARBITER
+import pytest
+from tournament_files import ARBITER, ENGINES
 
 from arbiter.store import PlayerEntry, RunStore, TournamentStatus
 from arbiter.store.run_lock import RunLock, lock_path, run_holds
@@ -174,3 +176,74 @@ def test_a_reader_looking_at_the_lock_does_not_turn_a_run_away(tmp_path: Path) -
     threading.Timer(0.2, os.close, (looking,)).start()
     with RunLock(database):
         assert run_holds(database)
+
+
+def thinking_match(folder: Path) -> list[str]:
+    """Two games between engines that think 0.3 s a move (a game lasts a minute): a run is stopped in
+    its first game. The engines log what they are told, so the test sees the game begin."""
+    engines = [
+        f"cmd={sys.executable} arg={ENGINES / 'scripted_player.py'} arg=--sleep arg=0.3 arg=--honour-stop "
+        f"arg=--log arg={folder / f'{name}.log'} name={name}"
+        for name in ("A", "B")
+    ]
+    engine_flags = [flag for engine in engines for flag in ("--engine", engine)]
+    return [
+        *ARBITER,
+        "match",
+        *engine_flags,
+        "--tc",
+        "st=1",
+        "--games",
+        "2",
+        "--max-plies",
+        "400",
+        "--db",
+        str(folder / "match.sqlite"),
+    ]
+
+
+def wait_for(what: str, path: Path, process: subprocess.Popen[bytes], limit: float = 120) -> str:
+    """The first line of `path` that holds `what`, once it is written."""
+    deadline = time.monotonic() + limit
+    while True:
+        lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+        found = next((line for line in lines if what in line), None)
+        if found is not None:
+            return found
+        assert process.poll() is None, "the run ended early: " + (path.parent / "run.log").read_text()
+        assert time.monotonic() < deadline, f"no {what!r} in {path} in time"
+        time.sleep(0.05)
+
+
+def stop(process: subprocess.Popen[bytes], how: signal.Signals) -> None:
+    process.send_signal(how)
+    try:
+        process.wait(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize(
+    ("how", "again"),
+    [
+        (signal.SIGINT, " (1 abandoned by the stop, played again from their start)"),
+        (signal.SIGKILL, ""),  # a killed run stores nothing of the game it was playing
+    ],
+    ids=["ctrl-c", "killed"],
+)
+def test_a_run_resuming_one_stopped_before_any_game_finished_says_it_resumes(
+    tmp_path: Path, how: signal.Signals, again: str
+) -> None:
+    command = thinking_match(tmp_path)
+    first = start(command, tmp_path)
+    wait_for("go", tmp_path / "A.log", first)  # its first game has begun
+    stop(first, how)
+    assert stored_games(tmp_path / "match.sqlite")[0] == 0, "no game had finished"
+    second = start(command, tmp_path)
+    try:
+        said = wait_for("to play", tmp_path / "run.log", second)
+    finally:
+        stop(second, signal.SIGINT)
+    assert said == f"resuming: 0 of 2 games already played, 2 to play{again}"
