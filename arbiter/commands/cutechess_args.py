@@ -20,7 +20,7 @@ SPELLINGS: dict[str, str] = {
     "-concurrency N": "--concurrency N",
     "-force-concurrency": "--force-concurrency (fastchess: more games at a time than CPUs, no warning)",
     "-openings": "--openings FILE --order O --plies N --opening-start N (file= format= order= plies= start=)",
-    "-pgnout FILE / -pdnout FILE": "--pdn-out FILE (fastchess: -pgnout file=FILE ...; every game whole)",
+    "-pgnout FILE / -pdnout FILE": "--pdn-out FILE (fastchess: -pgnout file=FILE ...; finished games, whole)",
     "-draw": "--adjudicate-draw (movenumber= movecount= score=, score in centi-men)",
     "-resign": "--adjudicate-win --adjudicate-win-one-sided (movecount= score= twosided=)",
     "-sprt": "--sprt 'elo0= elo1= alpha= beta='",

@@ -211,7 +211,9 @@ def match_command(
         help="...or when one engine's own scores put it behind by SCORE for MOVES moves: it resigns "
         "(cutechess-cli's -resign without twosided=true).",
     ),
-    pdn_out: Path | None = typer.Option(None, "--pdn-out", help="Write every game to this PDN file."),
+    pdn_out: Path | None = typer.Option(
+        None, "--pdn-out", help="Write the finished games to this PDN file when the run ends."
+    ),
     json_out: Path | None = typer.Option(
         None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
     ),
@@ -613,13 +615,17 @@ def _write_pdn(store: RunStore, tournament_id: int, out: Path) -> None:
     from arbiter.publishing.pdn_export import export_tournament
     from arbiter.report.files import write_atomic
 
-    exported = export_tournament(store, tournament_id)
+    # The finished games only, as fastchess writes its -pgnout (and cutechess-cli with `fi`): a game a
+    # stop abandoned is played again from its start, so its `*` copy would never be the game.
+    exported = export_tournament(store, tournament_id, finished_only=True)
     try:
         write_atomic(out, "".join(exported.texts))
     except OSError as exc:
         typer.echo(f"error: {out}: cannot write: {exc.strerror or exc}", err=True)
         raise typer.Exit(1) from None
-    typer.echo(f"{len(exported.games)} game(s) written to {out}")
+    unfinished = exported.tournament.unfinished_games
+    left_out = f"; {unfinished} unfinished left out, to be played again" if unfinished else ""
+    typer.echo(f"{len(exported.games)} game(s) written to {out}{left_out}")
 
 
 def _resume_advice(database: Path) -> str:

@@ -238,13 +238,18 @@ def _stored_pdn_game(info: TournamentInfo, stored: StoredGame) -> tuple[PdnGame,
     return game, replayed
 
 
-def export_tournament(store: RunStore, reference: str | int | None = None) -> ExportedTournament:
-    """Every stored game of the tournament `reference` (id or name; the latest when None) as PDN."""
+def export_tournament(
+    store: RunStore, reference: str | int | None = None, *, finished_only: bool = False
+) -> ExportedTournament:
+    """Every stored game of the tournament `reference` (id or name; the latest when None) as PDN; with
+    `finished_only`, those with a result (an unfinished one is played again from its start later)."""
     info = store.find_tournament(reference)
     games: list[PdnGame] = []
     texts: list[str] = []
     problems: list[str] = []
     for stored in store.games(info.id):
+        if finished_only and not stored.finished:
+            continue
         game, replayed = _stored_pdn_game(info, stored)
         fault = replayed.fault
         games.append(game)

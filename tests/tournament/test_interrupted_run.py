@@ -247,3 +247,19 @@ def test_a_run_resuming_one_stopped_before_any_game_finished_says_it_resumes(
     finally:
         stop(second, signal.SIGINT)
     assert said == f"resuming: 0 of 2 games already played, 2 to play{again}"
+
+
+def test_the_pdn_out_file_of_a_stopped_match_holds_its_finished_games_only(tmp_path: Path) -> None:
+    database, pdn = tmp_path / "match.sqlite", tmp_path / "games.pdn"
+    run = start(slow_match(database, "--concurrency", "2", "--pdn-out", str(pdn)), tmp_path)
+    wait_for_a_game(database, run)
+    stop(run, signal.SIGINT)
+    assert run.returncode == 130
+    finished, unfinished = stored_games(database)
+    assert unfinished >= 1, "the stop abandoned a game"
+    results = [line for line in pdn.read_text(encoding="utf-8").splitlines() if line.startswith("[Result ")]
+    assert len(results) == finished and '[Result "*"]' not in results
+    said = (tmp_path / "run.log").read_text(encoding="utf-8")
+    assert (
+        f"{finished} game(s) written to {pdn}; {unfinished} unfinished left out, to be played again" in said
+    )
