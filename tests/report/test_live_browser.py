@@ -1,5 +1,5 @@
 """The live page in a real browser: a move written by the publisher appears without a reload, from the
-disk and over `arbiter serve`; and the site read on a phone (390 px wide).
+disk and over `arbiter serve`; and the site read on a phone (390 and 320 px wide).
 
 Skipped like the other browser tests where Chromium or playwright is missing.
 """
@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from report_games import PlayedEvent, play_event
+from site_checks import crawl
 from test_report_browser import ARTIFACTS, Watch, board_on_page, browser, letters_of  # noqa: F401
 
 from arbiter.commands.serve import site_server
@@ -23,6 +24,7 @@ from arbiter.report.live import LiveGames, LiveWatcher, Message, MessageBatch
 from arbiter.rules import Position, get_variant
 
 PHONE = {"width": 390, "height": 844}
+NARROWEST_PHONE = {"width": 320, "height": 640}  # the narrowest phone screens in use
 
 
 @pytest.fixture(scope="module")
@@ -159,4 +161,23 @@ def test_on_a_phone_tables_scroll_sideways_and_rows_stay_one_line_high(
     page.goto((site / "games.html").as_uri())
     box = page.locator("main .scroll").first
     assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "the games list should scroll sideways"
+    assert watch.dialogs == [] and watch.errors == []
+
+
+def test_on_the_narrowest_phone_no_page_of_the_site_scrolls_sideways(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+) -> None:
+    # Every table wider than the page scrolls in its own box (the engine page's by-colour table did not).
+    _, site = event
+    page = browser.new_page()
+    page.set_viewport_size(NARROWEST_PHONE)
+    watch = Watch(page)
+    pages = sorted(crawl(site).pages)
+    for path in pages:
+        page.goto(path.as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROWEST_PHONE["width"], (
+            f"{path.relative_to(site.resolve())}: the page is {width} px wide"
+        )
     assert watch.dialogs == [] and watch.errors == []
