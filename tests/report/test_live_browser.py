@@ -181,3 +181,31 @@ def test_on_the_narrowest_phone_no_page_of_the_site_scrolls_sideways(
             f"{path.relative_to(site.resolve())}: the page is {width} px wide"
         )
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_on_the_narrowest_phone_a_name_of_one_long_word_wraps_rather_than_widening_the_page(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # Engine and event names come from engines and files, and an engine's build name is often one
+    # long word: headings, sentences and the live page's clocks wrap it inside the screen.
+    long_engine = "KingsRowNN_v1.19f_avx2_x86_64_linux_gnu_build_20260101"
+    played = play_event(
+        [long_engine, "Bravo"], name="Checkers_Engine_Invitational_2026_Qualifier", games_per_encounter=4
+    )
+    build_site(tmp_path, played.event, played.games)
+    game = LiveGame(played, tmp_path)
+    page = browser.new_page()
+    page.set_viewport_size(NARROWEST_PHONE)
+    watch = Watch(page)
+    engine_page = next((tmp_path / "engines").glob("kingsrownn*.html"))
+    for path in (tmp_path / "index.html", engine_page, tmp_path / "games" / f"{game.game.key}.html"):
+        page.goto(path.as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= NARROWEST_PHONE["width"], f"{path.relative_to(tmp_path)}: the page is {width} px wide"
+    page.goto((tmp_path / "live.html").as_uri())
+    game.play(2)
+    page.wait_for_selector(f"article[data-game='{game.game.key}']")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROWEST_PHONE["width"], f"live.html: the page is {width} px wide"
+    assert watch.dialogs == [] and watch.errors == []
