@@ -209,3 +209,26 @@ def test_on_the_narrowest_phone_a_name_of_one_long_word_wraps_rather_than_wideni
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= NARROWEST_PHONE["width"], f"live.html: the page is {width} px wide"
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_on_a_phone_the_board_never_covers_the_move_list_below_it(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+) -> None:
+    # Above the move list (one column) the board scrolls away with the page; it used to stay stuck at
+    # the top of the screen, the moves sliding under it and their header drawn over it.
+    played, site = event
+    game = max((g for g in played.games if g.record is not None), key=lambda g: g.record.plies)  # type: ignore[union-attr]
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    watch = Watch(page)
+    page.goto((site / "games" / f"{game.key}.html").as_uri())
+    overlap = """() => {
+        const board = document.querySelector('.board-panel').getBoundingClientRect();
+        const moves = document.querySelector('.moves-panel').getBoundingClientRect();
+        return Math.max(0, Math.min(board.bottom, moves.bottom) - Math.max(board.top, moves.top));
+    }"""
+    for top in range(0, 1200, 100):
+        page.evaluate(f"window.scrollTo(0, {top})")
+        assert page.evaluate(overlap) == 0, f"scrolled {top} px: the board covers the move list"
+    assert watch.dialogs == [] and watch.errors == []
