@@ -21,7 +21,12 @@ LABEL_WIDTH = 190
 VALUE_WIDTH = 150
 ROW_HEIGHT = 30
 TOP = 46
-NAME_CHARS = 24
+NAME_SIZE = 13  # px: the stylesheet's size of a name
+NAME_SPACE = LABEL_WIDTH - 14  # px: a name's room, right-aligned 10 px before the plot
+# Glyph widths in ems, each at least as wide as DejaVu Sans (the usual Linux font, one of the widest)
+# draws it: the chart is drawn before any browser picks a font, so a name is fitted to the widest.
+_NARROW = frozenset(" !'(),-./:;I[]fijlrt|")
+_WIDE = frozenset("#%&+<=>@MW^mw~")
 _STEPS = (50, 100, 200, 250, 500, 1000)
 _MAX_SPAN = 1000.0
 
@@ -63,6 +68,29 @@ def _span(rated: Sequence[RatedPlayer]) -> float:
     return _MAX_SPAN
 
 
+def _glyph_width(char: str) -> float:
+    """A generous width of `char`, in ems (beyond ASCII: a CJK character's, or more for a capital)."""
+    if char in _NARROW:
+        return 0.42
+    if not char.isascii():
+        return 1.1 if char.isupper() else 1.0
+    if char in _WIDE:
+        return 1.0
+    return 0.8 if char.isupper() else 0.66
+
+
+def fitted_name(name: str) -> str:
+    """`name` whole where it fits the label column, else as much of its start as fits with "…"."""
+    room = NAME_SPACE / NAME_SIZE
+    if sum(map(_glyph_width, name)) <= room:
+        return name
+    width, end = 1.0, 0  # the ellipsis
+    while end < len(name) and width + _glyph_width(name[end]) <= room:
+        width += _glyph_width(name[end])
+        end += 1
+    return name[:end].rstrip() + "\u2026"
+
+
 def _tick_step(span: float) -> float:
     return span / 4
 
@@ -96,7 +124,7 @@ def rating_chart(rated: Sequence[RatedPlayer], confidence: float = 0.95) -> Mark
     for index, player in enumerate(rated):
         y = TOP + index * ROW_HEIGHT + ROW_HEIGHT / 2
         estimate = player.estimate
-        name = player.name if len(player.name) <= NAME_CHARS else player.name[: NAME_CHARS - 1] + "\u2026"
+        name = fitted_name(player.name)
         parts.append(f'<g class="row"><title>{escape(player.name)}: {describe(estimate)}</title>')
         parts.append(f'<text class="name" x="{plot_left - 10}" y="{y + 4:.1f}">{escape(name)}</text>')
         if estimate.no_interval_reason is None:

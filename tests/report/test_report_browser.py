@@ -363,3 +363,23 @@ def test_every_page_of_the_site_loads_cleanly_from_the_disk(
         colour = page.eval_on_selector(".site-header", "e => getComputedStyle(e).backgroundColor")
         assert colour == "rgb(23, 50, 77)", path.name
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_the_ratings_chart_shows_every_name_from_its_first_letter(browser: Any, tmp_path: Path) -> None:
+    # A name too long for the chart's label column is cut at its end, with an ellipsis, to what fits
+    # drawn in a wide font (DejaVu Sans, the usual Linux one); it used to be cut at 24 characters
+    # whatever their width, and the picture's left edge then cut off its first letters.
+    names = ["alphabeta-depth8-no-book", "GuiNN_checkers_2.0_x64_avx2", "CAKE MANCHESTER 1.09.2 x64", "Bravo"]
+    played = play_event(names, games_per_encounter=2, openings=False, max_plies=60)
+    build_site(tmp_path, played.event, played.games)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((tmp_path / "index.html").as_uri())
+    shown = page.eval_on_selector_all(
+        "svg.ratings text.name", "els => els.map(e => [e.textContent, e.getBBox().x])"
+    )
+    assert any(text.endswith("\u2026") for text, _ in shown), shown
+    for text, left in shown:
+        full = next(name for name in names if name.startswith(text.removesuffix("\u2026")))
+        assert left >= 0, f"{full!r} shown as {text!r}: its first letters are cut off ({left:.0f} px)"
+    assert watch.dialogs == [] and watch.errors == []
