@@ -89,9 +89,13 @@
       }
     });
     if (state) {
-      state.textContent = data.games.length
+      var said = data.games.length
         ? data.games.length + (data.games.length === 1 ? " game" : " games") + " being played; updated every second."
         : "No game is being played now.";
+      // A live region: a screen reader reads it out each time its text is set, so set only new words.
+      if (state.textContent !== said) {
+        state.textContent = said;
+      }
     }
   }
 

@@ -232,3 +232,38 @@ def test_on_a_phone_the_board_never_covers_the_move_list_below_it(
         page.evaluate(f"window.scrollTo(0, {top})")
         assert page.evaluate(overlap) == 0, f"scrolled {top} px: the board covers the move list"
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_the_live_pages_announced_state_changes_only_when_what_it_says_changes(
+    browser: Any,  # noqa: F811
+    event: tuple[PlayedEvent, Path],
+) -> None:
+    # The state line is a live region: a screen reader reads it out whenever its text is replaced, so
+    # the page's reload of its data every second must leave the same words alone.
+    played, site = event
+    game = LiveGame(played, site)
+    page = browser.new_page()
+    watch = Watch(page)
+    page.goto((site / "live.html").as_uri())
+    game.play(2)
+    page.wait_for_selector(f"article[data-game='{game.game.key}']")
+    page.evaluate(
+        """() => {
+            window.stateChanges = 0;
+            const state = document.getElementById('live-state');
+            new MutationObserver(changes => { window.stateChanges += changes.length; })
+                .observe(state, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+    game.play()  # a move: the data changes, the state line's words do not
+    page.wait_for_function(
+        "ply => document.querySelector('.live-move').textContent.startsWith('Ply ' + ply)", arg=3
+    )
+    page.wait_for_timeout(2500)
+    assert page.evaluate("window.stateChanges") == 0
+    assert page.inner_text("#live-state") == "1 game being played; updated every second."
+    game.live.apply(("end", game.game.key, "Black wins"))
+    game.live.write()
+    page.wait_for_function("() => window.stateChanges > 0")
+    assert page.inner_text("#live-state") == "No game is being played now."
+    assert watch.dialogs == [] and watch.errors == []
