@@ -3,7 +3,8 @@
 The conversion itself (tags, result, clocks, engine scores in comments, how the game ended) is
 `arbiter.publishing.pdn_export`'s, shared with `arbiter pdn export`. The site adds what it knows of the
 game's place in the event: Event is the event's name, Round the game's round, GameId its key, and the
-planned opening's name where the record has none.
+planned opening's name where the record has none. An imported game is written with its file's tags, as
+`pdn export` writes it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterable
 from arbiter.notation.pdn_model import PdnGame
 from arbiter.notation.pdn_writer import WrittenMove, format_game, format_written_game
 from arbiter.publishing.pdn_export import (
+    IMPORTED_FORMAT,
     closing_comments,
     engine_comment,
     pdn_result,
@@ -29,6 +31,9 @@ __all__ = ["event_pdn", "game_pdn", "pdn_result"]
 
 def game_pdn(event: EventInfo, game: GameEntry, record: GameRecord, replay: Replay) -> str:
     """The game as PDN text, ending with a blank line."""
+    if event.format == IMPORTED_FORMAT:
+        # Its file's tags, as `pdn export` writes it: the event's name is the file's, its key a count.
+        return format_game(record_pdn_game(record, moves=replay.moves, imported=True), replay.positions)
     tags = {"Event": event.name, "GameId": game.key}
     defaults = {"Opening": game.opening.name} if game.opening is not None and game.opening.name else {}
     if game.round is not None:

@@ -152,3 +152,29 @@ def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path
     assert result.returncode == 0, result.stderr
     assert result.stderr == "", "an imported tournament has no schedule to warn about"
     assert "club.pdn, 2 of 2 games" in result.stdout
+
+
+def test_the_site_writes_imported_games_as_pdn_export_does_with_their_files_own_tags(tmp_path: Path) -> None:
+    # An imported game's tags are its file's: the site adds no Date, Termination, closing comment or
+    # event name of its own, as `pdn export` adds none (the file's Event stays "Club 2024").
+    games = tmp_path / "club.pdn"
+    games.write_text(
+        '[Event "Club 2024"]\n[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
+        '[Event "Club 2024"]\n[White "Cid"]\n[Black "Dee"]\n[GameType "21"]\n1. 9-13 22-18 *\n',
+        encoding="utf-8",
+    )
+    database = tmp_path / "club.sqlite"
+    command = [sys.executable, "-m", "arbiter.cli", "pdn"]
+    imported = subprocess.run(
+        [*command, "import", str(games), "--db", str(database)], capture_output=True, text=True, timeout=120
+    )
+    assert imported.returncode == 0, imported.stderr
+    exported = subprocess.run(
+        [*command, "export", str(database)], capture_output=True, text=True, timeout=120
+    )
+    assert exported.returncode == 0, exported.stderr
+    assert run_report(str(database), "--out", str(tmp_path / "site")).returncode == 0
+    site_pdn = (tmp_path / "site" / "event.pdn").read_text(encoding="utf-8")
+    assert site_pdn == exported.stdout
+    assert site_pdn.count('[Event "Club 2024"]') == 2, site_pdn
+    assert "Termination" not in site_pdn and '[Date "????.??.??"]' in site_pdn, site_pdn
