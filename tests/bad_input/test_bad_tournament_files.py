@@ -88,6 +88,10 @@ BAD_SETTINGS = {
         '[[engines]]\nname = "slow"\nbundled = "random"\ntimeouts = { quit = inf }',
         ["bad.toml:7: engines.0.timeouts.quit", "inf seconds: give a finite wait"],
     ),
+    "a misspelled command": (
+        '[[engines]]\nname = "mine"\ncomand = ["/opt/engine"]',
+        ["bad.toml:6: engines.0.comand: Extra inputs are not permitted"],
+    ),
     "a memory limit given as text": (
         '[[engines]]\nname = "small"\nbundled = "random"\nmemory_limit_mb = "512"',
         ["bad.toml:7: engines.0.memory_limit_mb", "valid integer"],

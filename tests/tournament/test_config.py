@@ -79,6 +79,27 @@ def test_engine_without_command_or_reference_is_an_error(tmp_path: Path) -> None
         load_tournament(path)
 
 
+@pytest.mark.parametrize(
+    ("table", "line", "key"),
+    [
+        ('comand = ["/opt/engine"]', 3, "engines.0.comand"),  # a misspelled command
+        ('bundeld = "random"', 3, "engines.0.bundeld"),  # a misspelled bundled
+        ('protocol = "hub"\ncmd = "/opt/engine"', 4, "engines.0.cmd"),  # cutechess-cli's word
+    ],
+)
+def test_a_misspelled_key_of_an_engine_without_command_is_named_not_taken_for_a_missing_command(
+    tmp_path: Path, table: str, line: int, key: str
+) -> None:
+    path = write(
+        tmp_path,
+        "t.toml",
+        f'[[engines]]\nname = "a"\n{table}\n[[engines]]\nname = "b"\nbundled = "random"\n',
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_tournament(path)
+    assert str(refused.value) == f"{path}:{line}: {key}: Extra inputs are not permitted"
+
+
 def test_malformed_toml_is_reported(tmp_path: Path) -> None:
     path = write(tmp_path, "t.toml", "name = \n")
     with pytest.raises(ConfigError, match="not valid TOML"):
