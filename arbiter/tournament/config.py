@@ -8,7 +8,7 @@ import re
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -392,6 +392,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
     engines: list[EngineConfig] = []
     for i, entry in enumerate(config.engines):
         raw = dict(entry.model_extra or {})
+        own = _Table(path, text, ("engines", i), frozenset(raw))  # what the event file says of it
         source_path, source_text, where = path, text, ("engines", i)
         _refuse_clock_in_table(entry.name, raw, path, text, where)
         if entry.bundled:
@@ -413,8 +414,18 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         try:
             engines.append(EngineConfig.model_validate({"name": entry.name, **raw}))
         except ValidationError as exc:
-            raise ConfigError(_describe(exc, source_path, source_text, prefix=where)) from None
+            raise ConfigError(_describe(exc, source_path, source_text, prefix=where, own=own)) from None
     return config, engines
+
+
+class _Table(NamedTuple):
+    """An engine's table in the event file: where it is, and the keys it gives. An engine of the
+    engines file may be given more keys there, each of which is told at its own line."""
+
+    path: Path
+    text: str
+    where: tuple[str | int, ...]
+    keys: frozenset[str]
 
 
 def _refuse_unknown_engine_keys(
@@ -514,14 +525,25 @@ def validation_problems(error: ValidationError, whole: str) -> str:
     )
 
 
-def _describe(exc: ValidationError, path: Path, text: str, prefix: tuple[str | int, ...] = ()) -> str:
+def _describe(
+    exc: ValidationError,
+    path: Path,
+    text: str,
+    prefix: tuple[str | int, ...] = (),
+    own: _Table | None = None,
+) -> str:
+    """Each problem as ``file:line: key: why``; one at a key of `own` (the event file's table of an
+    engine read from the engines file, `path`) is told in the event file."""
     lines = []
     for error in exc.errors():
-        loc = prefix + error_location(error)
+        at_path, at_text, at_prefix = path, text, prefix
+        if own is not None and error["loc"] and error["loc"][0] in own.keys:
+            at_path, at_text, at_prefix = own.path, own.text, own.where
+        loc = at_prefix + error_location(error)
         key = ".".join(str(p) for p in loc) or "(top level)"
         # pydantic's "Value error, " before a validator's own words says nothing to the file's author.
         message = str(error["msg"]).removeprefix("Value error, ")
-        lines.append(f"{path}:{_line_of(text, loc)}: {key}: {message}")
+        lines.append(f"{at_path}:{_line_of(at_text, loc)}: {key}: {message}")
     return "\n".join(lines)
 
 

@@ -40,6 +40,29 @@ def test_engines_can_come_from_a_shared_engines_file(tmp_path: Path) -> None:
     assert engines[0].command == ["/opt/scan", "hub"]
 
 
+def test_a_key_the_event_file_gives_an_engine_of_the_engines_file_is_told_at_its_own_line(
+    tmp_path: Path,
+) -> None:
+    shared = write(
+        tmp_path,
+        "engines.toml",
+        '[[engines]]\nname = "other"\ncommand = ["/opt/other"]\n\n'
+        '[[engines]]\nname = "scan"\ncommand = ["/opt/scan", "hub"]\nprotocl = "hub"\n',
+    )
+    event = (
+        'engines_file = "engines.toml"\n[[engines]]\nname = "r"\nbundled = "random"\n'
+        '[[engines]]\nname = "scan"\n'
+    )
+    path = write(tmp_path, "t.toml", event + 'working_dri = "/opt/scan"\n')
+    with pytest.raises(ConfigError) as refused:
+        load_tournament(path)
+    # The misspelled key is in the event file, not in the engines file's table of the engine.
+    assert set(str(refused.value).splitlines()) == {
+        f"{path}:7: engines.1.working_dri: Extra inputs are not permitted",
+        f"{shared}:8: engines.1.protocl: Extra inputs are not permitted",
+    }
+
+
 def test_unknown_key_names_the_file_line_and_key(tmp_path: Path) -> None:
     path = write(
         tmp_path,
