@@ -283,6 +283,21 @@ class TournamentRunner:
     # ------------------------------------------------------------------ running
 
     async def run(self, store: RunStore, *, handle_signals: bool = True) -> RunSummary:
+        """Play the games left; Ctrl-C (SIGINT) and SIGTERM stop the run (`request_stop`) from its start:
+        left to asyncio, one before the first game would cancel this task and with it engines half
+        started, which asyncio cannot always wind up (the run then never ended)."""
+        loop = asyncio.get_running_loop()
+        if handle_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, self.request_stop)
+        try:
+            return await self._run(store)
+        finally:
+            if handle_signals:
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    loop.remove_signal_handler(sig)
+
+    async def _run(self, store: RunStore) -> RunSummary:
         tournament_id = self.open_tournament(store)
         earlier = store.tournament(tournament_id).status
         done_keys = store.finished_keys(tournament_id)
@@ -309,10 +324,6 @@ class TournamentRunner:
         self._check_sprt(store, tournament_id)
         settle_for_timing()
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-store")
-        loop = asyncio.get_running_loop()
-        if handle_signals:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, self.request_stop)
         queue: asyncio.Queue[PlannedGame] = asyncio.Queue()
         for game in pending:
             queue.put_nowait(game)
@@ -332,9 +343,6 @@ class TournamentRunner:
             self._seating = None
             self._store_thread.shutdown(wait=True)  # every write was awaited: nothing is left to wait for
             self._store_thread = None
-            if handle_signals:
-                for sig in (signal.SIGINT, signal.SIGTERM):
-                    loop.remove_signal_handler(sig)
         summary.finished = len(store.finished_keys(tournament_id))
         summary.sprt = self._sprt_status
         summary.stopped = self._stop.is_set()

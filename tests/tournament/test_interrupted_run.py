@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_files import ARBITER, ENGINES
+from tournament_files import ARBITER, ENGINES, bundled, write_tournament
 
 from arbiter.store import PlayerEntry, RunStore, TournamentStatus
 from arbiter.store.run_lock import RunLock, lock_path, run_holds
@@ -263,3 +263,48 @@ def test_the_pdn_out_file_of_a_stopped_match_holds_its_finished_games_only(tmp_p
     assert (
         f"{finished} game(s) written to {pdn}; {unfinished} unfinished left out, to be played again" in said
     )
+
+
+# A run as `arbiter run` makes it (engines checked, then the games on a new event loop), with Ctrl-C
+# pressed as the run says how many games it plays: before its first game starts.
+CTRL_C_AT_START = """
+import os, signal, sys
+from pathlib import Path
+
+from arbiter.running import event_loop
+from arbiter.running.preflight import preflight_engines
+from arbiter.running.runner import QuietObserver, TournamentRunner
+from arbiter.store import RunStore
+from arbiter.tournament.config import load_tournament
+
+
+class CtrlCAtStart(QuietObserver):
+    def run_started(self, total, done, pending, *, abandoned, resumed):
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+config, engines = load_tournament(Path(sys.argv[1]))
+runner = TournamentRunner(config, engines, observer=CtrlCAtStart())
+runner.checked = event_loop.run(preflight_engines(engines, config.variant))
+with RunStore.open(config.database, create=True) as store:
+    summary = event_loop.run(runner.run(store))
+print("stopped" if summary.stopped else "not stopped", summary.finished, summary.abandoned)
+"""
+
+
+def test_ctrl_c_as_a_run_opens_its_games_stops_it_and_the_next_run_plays_them(tmp_path: Path) -> None:
+    engines = bundled("random") + bundled("greedy") + bundled("alphabeta")
+    event = write_tournament(tmp_path, 'time_control = "depth=1"\nconcurrency = 2\n', engines)
+    stopped = subprocess.run(
+        [sys.executable, "-c", CTRL_C_AT_START, str(event)], capture_output=True, text=True, timeout=120
+    )
+    assert stopped.returncode == 0, stopped.stdout + stopped.stderr
+    # Games it had begun are abandoned, as by any stop: kept unfinished, played again by the next run.
+    assert stopped.stdout.split()[:2] == ["stopped", "0"], stopped.stdout + stopped.stderr
+    assert "Traceback" not in stopped.stderr, stopped.stderr
+    with RunStore.open(tmp_path / "event.sqlite", create=False, read_only=True) as store:
+        (info,) = store.tournaments()
+        assert info.status is TournamentStatus.STOPPED
+    resumed = subprocess.run([*ARBITER, "run", str(event)], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "finished: 3/3 games" in resumed.stdout
