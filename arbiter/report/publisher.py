@@ -63,7 +63,14 @@ class Publisher:
         )
 
     def start(self) -> None:
-        self._process.start()
+        # Ctrl-C at the terminal reaches the child too, which ignores it (`publish`) only once it has
+        # started, a second or more of imports later: the child starts with it blocked, as
+        # multiprocessing's resource tracker does, so that one pressed meanwhile waits, then is ignored.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self._process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def game_finished(self, tournament_id: int) -> None:
         """A game was stored: the site is refreshed soon. Called on the event loop that plays the
@@ -100,6 +107,7 @@ def publish(
     # Ctrl-C at the terminal reaches the whole process group: the runner stops the event, and then
     # tells this process to stop, so that the site shows how the event ended.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by `start`: now ignored
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
     # A runner killed outright (SIGKILL) cannot say stop: its end is noticed here, within half a

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import multiprocessing
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -52,3 +55,20 @@ def test_a_game_noted_on_the_event_loop_is_published_before_the_event_ends(tmp_p
     assert first == 0
     assert after == 1, "the stored game was published while the event ran"
     assert (site / "games" / f"{games[0].key}.html").is_file()
+
+
+def test_ctrl_c_while_the_publisher_starts_leaves_it_to_publish_the_event(tmp_path: Path) -> None:
+    """Ctrl-C at the terminal reaches the publisher too, and may come while it is still starting (a
+    second or more of imports on a loaded machine, before it can say it ignores Ctrl-C): it goes on,
+    and the run's last refresh still writes the site."""
+    database, site = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, games = new_event(database)
+    record(database, tid, games, range(1))
+    publisher = Publisher(database, site, tid)
+    publisher.start()
+    (child,) = multiprocessing.active_children()
+    assert child.pid is not None
+    os.kill(child.pid, signal.SIGINT)  # as the terminal sends it to the whole process group
+    assert publisher.close() == 0, "the publisher went on"
+    assert published_revision(site) == 1
+    assert (site / "index.html").is_file()
