@@ -503,7 +503,10 @@ def _execute(
         typer.echo("\n".join(f"error: {problem}" for problem in unwritable), err=True)
         raise typer.Exit(2)
     lock = RunLock(config.database)
-    checked = config.database.exists()
+    # An empty file is a database yet to be made, as the store makes one (a run stopped just as SQLite
+    # had created the file leaves it so): made below like a missing one, not refused here for reading.
+    database = config.database
+    checked = database.exists() and not (database.is_file() and database.stat().st_size == 0)
     if checked:
         # A database that cannot be written (or is damaged) is said so before any engine is started.
         try:

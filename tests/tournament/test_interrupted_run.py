@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tournament_files import ARBITER, ENGINES, bundled, write_tournament
+from tournament_files import ARBITER, ENGINES, bundled, greedy_random_match, write_tournament
 
 from arbiter.store import PlayerEntry, RunStore, TournamentStatus
 from arbiter.store.run_lock import RunLock, lock_path, run_holds
@@ -308,3 +308,22 @@ def test_ctrl_c_as_a_run_opens_its_games_stops_it_and_the_next_run_plays_them(tm
     resumed = subprocess.run([*ARBITER, "run", str(event)], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert "finished: 3/3 games" in resumed.stdout
+
+
+def test_a_database_file_an_interrupted_run_left_empty_is_made_by_the_next_run(tmp_path: Path) -> None:
+    """A run stopped while it made its database (Ctrl-C as SQLite had just created the file) leaves an
+    empty file; the store makes a new database in an empty file, so the same command goes on."""
+    event = write_tournament(tmp_path, 'time_control = "depth=1"\n', bundled("random") + bundled("greedy"))
+    (tmp_path / "event.sqlite").touch()
+    ran = subprocess.run([*ARBITER, "run", str(event)], capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "finished: 1/1 games" in ran.stdout
+    (tmp_path / "match.sqlite").touch()
+    ran = subprocess.run(
+        [*greedy_random_match(tmp_path / "match.sqlite"), "--games", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert stored_games(tmp_path / "match.sqlite") == (1, 0)
