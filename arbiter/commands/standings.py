@@ -178,7 +178,10 @@ def crosstable_table(result: TournamentStandings) -> Table:
     games_per_pair = {cell.record.games for cell in cells.values()}
     every_pair_met = len(cells) == len(order) * (len(order) - 1)
     even = len(games_per_pair) == 1 and every_pair_met
-    title = f"Crosstable ({games_per_pair.pop()} games per pair)" if even else "Crosstable (points/games)"
+    title = "Crosstable (points/games)"
+    if even:
+        games = games_per_pair.pop()
+        title = f"Crosstable ({games} game{'s' if games != 1 else ''} per pair)"
     table = Table(title=title, min_width=len(title))
     table.add_column("#", justify="right")
     table.add_column("Player", no_wrap=True, min_width=max((len(name) for name in order), default=6))

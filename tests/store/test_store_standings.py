@@ -131,6 +131,18 @@ def test_the_crosstable_shows_points_alone_when_every_pair_played_alike(tmp_path
     assert [cell.strip() for cell in greedy_row.split("│")[3:6]] == ["×", "1", "1"]
 
 
+def test_the_crosstable_of_a_single_round_robin_says_one_game_per_pair(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    planned = plan_games(["Greedy", "Random", "Idle"], TournamentFormat.ROUND_ROBIN).games
+    with TournamentStore.open(path) as store:
+        tid = new_tournament(store, ["Greedy", "Random", "Idle"])
+        for number, game in enumerate(planned):
+            store.record_game(tid, game, game_for(game, Winner.DRAW, seed=number, plies=8))
+    outcome = CliRunner().invoke(app, ["standings", str(path)])
+    assert outcome.exit_code == 0, outcome.output
+    assert "Crosstable (1 game per pair)" in outcome.output
+
+
 def test_the_standings_command_lists_and_chooses_tournaments(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     store_results(path)
