@@ -105,7 +105,9 @@ class LiveView:
 
     def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
         self.total, self.done = total, done
-        if resumed:  # also when the stopped run had finished no game yet
+        if not pending:
+            pass  # a finished event: the command has said so, and shows its result
+        elif resumed:  # also when the stopped run had finished no game yet
             again = ""
             if abandoned:
                 again = f" ({abandoned} abandoned by the stop, played again from their start)"

@@ -418,7 +418,8 @@ def test_repeating_a_finished_match_says_it_is_finished_shows_its_result_and_how
     assert again.returncode == 0, again.stdout + again.stderr
     assert "'random vs greedy' is already finished in match.sqlite" in again.stdout
     assert "another database (--db) or another name (--name)" in again.stdout
-    assert "Standings" in again.stdout and "games to play" not in again.stdout
+    # Nothing is resumed and nothing is to play: no "resuming: 2 of 2 games already played, 0 to play".
+    assert "Standings" in again.stdout and "to play" not in again.stdout and "resuming" not in again.stdout
     with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
         (info,) = store.tournaments()
         assert info.finished_games == 2
