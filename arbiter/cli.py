@@ -152,7 +152,13 @@ def main() -> None:
         typer.echo(f"error: {error}", err=True)
         raise SystemExit(2) from None
     try:
-        started(args)(args=args, prog_name="arbiter")
+        application = started(args)
+    except KeyboardInterrupt:
+        # Ctrl-C while the command's modules load (some 0.2 s): nothing has begun, so nothing to say.
+        # Once the command runs, Ctrl-C is its own to handle.
+        raise SystemExit(130) from None
+    try:
+        application(args=args, prog_name="arbiter")
     except Exception as exc:
         if not is_database_failure(exc):
             raise
