@@ -336,7 +336,7 @@ def _match_controls(tc: str | None, specs: list[EngineSpec]) -> tuple[str, dict[
 def _refuse_unplayed_each(specs: list[EngineSpec], each: dict[str, list[str]]) -> None:
     """Refuse a clock of --each that neither engine would play under, as each has one of its own (which
     outranks --each's): it would be dropped without a word."""
-    each_clock = [f"{key}={value}" for key in CLOCK_KEYS for value in each.get(key, [])]
+    each_clock = _clock_settings(each)
     if each_clock in ([], ["tc=inf"]) or any(spec.clock_from_each for spec in specs):
         return  # (tc=inf alone gives no clock: it goes with the engines' own depth= or nodes=)
     own = ", ".join(f"engine {spec.config.name!r}: {spec.clock_setting}" for spec in specs)
@@ -346,12 +346,17 @@ def _refuse_unplayed_each(specs: list[EngineSpec], each: dict[str, list[str]]) -
     )
 
 
+def _clock_settings(each: dict[str, list[str]]) -> list[str]:
+    """The clock settings of --each, as given (``tc=60``, ``st=1``)."""
+    return [f"{key}={value}" for key in CLOCK_KEYS for value in each.get(key, [])]
+
+
 def _refuse_unplayed_tc(tc: str, specs: list[EngineSpec], each: dict[str, list[str]]) -> None:
     """Refuse a --tc that neither engine would play under, as each has a clock of its own (from --each
     or its own settings): the event would be stored and shown under a clock no game was played under."""
     if any(spec.time_control is None or _same_clock(spec.time_control, tc) for spec in specs):
         return
-    each_clock = [f"{key}={value}" for key in CLOCK_KEYS for value in each.get(key, [])]
+    each_clock = _clock_settings(each)
     if each_clock:
         raise ValueError(
             f"--tc {tc!r} and --each {' '.join(each_clock)} disagree: the engines would play under "

@@ -401,7 +401,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
         elif "command" not in raw and "library" not in raw and raw.get("protocol") != "checkerboard":
             if entry.name not in library:
                 # A misspelled key (`comand`, `bundeld`) is the mistake to name, not the command it hides.
-                _refuse_unknown_engine_keys(raw, path, text, where)
+                _refuse_unknown_engine_keys(entry.name, raw, path, text, where)
                 known = ", ".join(sorted(library)) or "none"
                 raise ConfigError(
                     f"{path}:{_line_of(text, ('engines', i, 'name'))}: engine {entry.name!r} has no command, "
@@ -429,19 +429,15 @@ class _Table(NamedTuple):
 
 
 def _refuse_unknown_engine_keys(
-    raw: dict[str, Any], path: Path, text: str, where: tuple[str | int, ...]
+    name: str, raw: dict[str, Any], path: Path, text: str, where: tuple[str | int, ...]
 ) -> None:
-    """Refuse the keys of an engine's table that no engine takes, each with its line, as the
-    validation of a complete engine table would."""
-    unknown = [key for key in raw if key not in EngineConfig.model_fields]
-    if unknown:
-        raise ConfigError(
-            "\n".join(
-                f"{path}:{_line_of(text, (*where, key))}: {'.'.join(str(part) for part in (*where, key))}: "
-                "Extra inputs are not permitted"
-                for key in unknown
-            )
-        )
+    """Refuse the keys of an engine's table that no engine takes, each with its line, as the validation
+    of a complete engine table tells them (validated here with a stand-in command)."""
+    try:
+        EngineConfig.model_validate({"name": name, "command": ["engine"], **raw})
+    except ValidationError as exc:
+        if any(error["type"] == "extra_forbidden" for error in exc.errors()):
+            raise ConfigError(_describe(exc, path, text, prefix=where)) from None
 
 
 # The keys a cutechess-cli user may give an engine's table for its clock (-engine tc= st= ...); the

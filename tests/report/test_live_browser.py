@@ -27,6 +27,12 @@ PHONE = {"width": 390, "height": 844}
 NARROWEST_PHONE = {"width": 320, "height": 640}  # the narrowest phone screens in use
 
 
+def assert_fits_the_narrowest_phone(page: Any, name: object) -> None:
+    """The page open in `page` is no wider than the narrowest phone: it does not scroll sideways."""
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= NARROWEST_PHONE["width"], f"{name}: the page is {width} px wide"
+
+
 @pytest.fixture(scope="module")
 def event(tmp_path_factory: pytest.TempPathFactory) -> tuple[PlayedEvent, Path]:
     played = play_event(["Alpha", "Bravo", "Charlie"], games_per_encounter=2, max_plies=80)
@@ -176,10 +182,7 @@ def test_on_the_narrowest_phone_no_page_of_the_site_scrolls_sideways(
     pages = sorted(crawl(site).pages)
     for path in pages:
         page.goto(path.as_uri())
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= NARROWEST_PHONE["width"], (
-            f"{path.relative_to(site.resolve())}: the page is {width} px wide"
-        )
+        assert_fits_the_narrowest_phone(page, path.relative_to(site.resolve()))
     assert watch.dialogs == [] and watch.errors == []
 
 
@@ -201,13 +204,11 @@ def test_on_the_narrowest_phone_a_name_of_one_long_word_wraps_rather_than_wideni
     engine_page = next((tmp_path / "engines").glob("kingsrownn*.html"))
     for path in (tmp_path / "index.html", engine_page, tmp_path / "games" / f"{game.game.key}.html"):
         page.goto(path.as_uri())
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= NARROWEST_PHONE["width"], f"{path.relative_to(tmp_path)}: the page is {width} px wide"
+        assert_fits_the_narrowest_phone(page, path.relative_to(tmp_path))
     page.goto((tmp_path / "live.html").as_uri())
     game.play(2)
     page.wait_for_selector(f"article[data-game='{game.game.key}']")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= NARROWEST_PHONE["width"], f"live.html: the page is {width} px wide"
+    assert_fits_the_narrowest_phone(page, "live.html")
     assert watch.dialogs == [] and watch.errors == []
 
 

@@ -133,13 +133,10 @@ def test_report_into_an_empty_folder_name_is_refused_not_written_here(tmp_path: 
     assert sorted(path.name for path in tmp_path.iterdir()) == ["event.sqlite"]
 
 
-def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path: Path) -> None:
+def imported_club(tmp_path: Path, pdn: str) -> Path:
+    """The database `pdn import` makes of the PDN text `pdn`, written to club.pdn."""
     games = tmp_path / "club.pdn"
-    games.write_text(
-        '[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
-        '[White "Cid"]\n[Black "Dee"]\n[GameType "21"]\n1. 9-13 22-18 0-1\n',
-        encoding="utf-8",
-    )
+    games.write_text(pdn, encoding="utf-8")
     database = tmp_path / "club.sqlite"
     imported = subprocess.run(
         [sys.executable, "-m", "arbiter.cli", "pdn", "import", str(games), "--db", str(database)],
@@ -148,6 +145,15 @@ def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path
         timeout=120,
     )
     assert imported.returncode == 0, imported.stderr
+    return database
+
+
+def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path: Path) -> None:
+    database = imported_club(
+        tmp_path,
+        '[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
+        '[White "Cid"]\n[Black "Dee"]\n[GameType "21"]\n1. 9-13 22-18 0-1\n',
+    )
     result = run_report(str(database), "--out", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr
     assert result.stderr == "", "an imported tournament has no schedule to warn about"
@@ -157,20 +163,16 @@ def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path
 def test_the_site_writes_imported_games_as_pdn_export_does_with_their_files_own_tags(tmp_path: Path) -> None:
     # An imported game's tags are its file's: the site adds no Date, Termination, closing comment or
     # event name of its own, as `pdn export` adds none (the file's Event stays "Club 2024").
-    games = tmp_path / "club.pdn"
-    games.write_text(
+    database = imported_club(
+        tmp_path,
         '[Event "Club 2024"]\n[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
         '[Event "Club 2024"]\n[White "Cid"]\n[Black "Dee"]\n[GameType "21"]\n1. 9-13 22-18 *\n',
-        encoding="utf-8",
     )
-    database = tmp_path / "club.sqlite"
-    command = [sys.executable, "-m", "arbiter.cli", "pdn"]
-    imported = subprocess.run(
-        [*command, "import", str(games), "--db", str(database)], capture_output=True, text=True, timeout=120
-    )
-    assert imported.returncode == 0, imported.stderr
     exported = subprocess.run(
-        [*command, "export", str(database)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "arbiter.cli", "pdn", "export", str(database)],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert exported.returncode == 0, exported.stderr
     assert run_report(str(database), "--out", str(tmp_path / "site")).returncode == 0
