@@ -288,6 +288,14 @@ def test_a_pdn_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: 
     assert "Result:" not in result.output, "no game was played"
 
 
+def test_a_pdn_file_in_folders_not_made_yet_is_written_with_them_after_the_game(tmp_path: Path) -> None:
+    pdn = tmp_path / "new" / "folder" / "game.pdn"
+    result = runner.invoke(app, ["play", "-q", "--tc", "depth=1", "random", "random", "--pdn", str(pdn)])
+    assert result.exit_code == 0, result.output
+    [game] = read_pdn_text(pdn.read_text())
+    assert game.moves
+
+
 def test_one_sided_win_adjudication_needs_a_win_adjudication() -> None:
     result = runner.invoke(app, ["play", "-q", "random", "random", "--adjudicate-win-one-sided"])
     assert result.exit_code == 2

@@ -355,6 +355,31 @@ def test_output_files_that_cannot_be_written_are_refused_before_the_first_game(t
     assert [path.name for path in (tmp_path / "out").iterdir() if path.name.startswith(".")] == []
 
 
+def test_a_match_refused_before_its_first_game_makes_no_folder_and_keeps_those_that_existed(
+    tmp_path: Path,
+) -> None:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine\n")
+    outputs = ["--pdn-out", "out/games.pdn", "--json", "lines/games.json"]
+    for report in ("site/deep", "kept"):
+        wrong = arbiter(
+            "match", "./nope", "random", "--tc", "depth=1", "--games", "1", "--report", report, *outputs,
+            cwd=tmp_path,
+        )  # fmt: skip
+        assert wrong.returncode == 1 and "cannot start './nope'" in wrong.stderr
+        assert not (tmp_path / "site").exists(), "the report folder is made when the games start"
+        assert not (tmp_path / "out").exists() and not (tmp_path / "lines").exists()
+        assert sorted(path.name for path in kept.iterdir()) == ["notes.txt"]
+    right = arbiter(
+        "match", "greedy", "random", "--tc", "depth=1", "--games", "1", "--max-plies", "10",
+        "--report", "site/deep", *outputs, cwd=tmp_path,
+    )  # fmt: skip
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert (tmp_path / "site" / "deep" / "index.html").is_file()
+    assert (tmp_path / "out" / "games.pdn").is_file() and (tmp_path / "lines" / "games.json").is_file()
+
+
 def test_an_empty_tc_is_refused_not_replaced_by_the_default(tmp_path: Path) -> None:
     result = arbiter("match", "random", "greedy", "--tc", "", cwd=tmp_path)
     assert result.returncode == 2
