@@ -242,6 +242,20 @@ def test_a_bad_each_setting_is_told_as_each_s_not_as_the_first_engine_s(
     assert not (tmp_path / "match.sqlite").exists()
 
 
+@pytest.mark.parametrize("engines", [["random", "greedy"], ["cmd=random name=A", "cmd=greedy name=B"]])
+def test_a_name_in_each_is_refused_as_one_name_cannot_name_every_engine(
+    engines: list[str], tmp_path: Path
+) -> None:
+    # Neither X and X-2 (engines without names of their own) nor A and B with X left unused.
+    result = arbiter("match", *engines, "--tc", "depth=1", "--each", "name=X", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "error: --each name=X: one name cannot name every engine; give each its own in its --engine settings"
+    ), result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 @pytest.mark.parametrize("margin", ["-5", "soon", "inf"])
 def test_a_timemargin_that_is_no_count_of_milliseconds_is_refused_by_name(margin: str) -> None:
     with pytest.raises(EngineSpecError, match=f"timemargin='{margin}' is not a number of milliseconds"):
