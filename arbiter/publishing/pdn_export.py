@@ -12,11 +12,14 @@ their games through the same conversion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from arbiter.notation.movetext import MoveTextError, parse_hub, parse_pdn
 from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
+from arbiter.notation.pdn_variant import tag_value
 from arbiter.notation.pdn_writer import format_game
 from arbiter.referee.record import (
     TIME_CALL_PREFIX,
@@ -46,6 +49,26 @@ def placeholder_name(colour: str) -> str:
 def is_placeholder_name(name: str) -> bool:
     """Whether a stored player's name was made up by `pdn_import` (see `placeholder_name`)."""
     return name.startswith("? (")
+
+
+_DATE_FORMS = (
+    re.compile(r"^(?P<y>\d{4})[.\-/](?P<m>\d{1,2})[.\-/](?P<d>\d{1,2})$"),
+    re.compile(r"^(?P<d>\d{1,2})[.\-/](?P<m>\d{1,2})[.\-/](?P<y>\d{4})$"),
+)
+
+
+def tag_date(tags: dict[str, str]) -> datetime | None:
+    """The day of a Date tag (``1996.01.13``, ``1996-01-13`` or ``13-01-1996``) when fully known: an
+    imported game starts then; one without it is stored as starting when it was imported."""
+    text = (tag_value(tags, "Date") or "").strip()
+    for form in _DATE_FORMS:
+        found = form.match(text)
+        if found:
+            try:
+                return datetime(int(found["y"]), int(found["m"]), int(found["d"]), tzinfo=UTC)
+            except ValueError:
+                return None
+    return None
 
 
 def pdn_player_name(name: str) -> str:

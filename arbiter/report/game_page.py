@@ -11,7 +11,10 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from arbiter.notation.pdn_variant import tag_value
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT, tag_date
 from arbiter.referee.record import GameRecord, MoveRecord, Side
+from arbiter.report import formatting
 from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
@@ -97,6 +100,17 @@ def standard_start(record: GameRecord, variant: Variant | None, start: Position 
         return False
 
 
+def imported_date(record: GameRecord) -> str:
+    """When an imported game was played, as its file says: the day of its Date tag, the tag as written
+    when it gives less than a day (``1996.??.??``), else ``unknown``. Never the time it is stored with,
+    which for a game without a date is when it was imported."""
+    day = tag_date(record.tags)
+    if day is not None:
+        return formatting.day(day)
+    written = " ".join((tag_value(record.tags, "Date") or "").split())
+    return written if written.strip("?.-/ ") else "unknown"
+
+
 @lru_cache(maxsize=256)
 def _first_board(geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None) -> Markup:
     """The board a page opens on, drawn once for all the games of a pairing from the same start."""
@@ -173,6 +187,8 @@ def page_context(
         ),
         "pdn": pdn,
         "pdn_file": pdn_file,
+        # An imported game has a date from its file, not a start the referee saw.
+        "imported_date": imported_date(record) if event.format == IMPORTED_FORMAT else None,
         "data": script_json(data),
     }
     return context, pdn
