@@ -88,7 +88,8 @@ def _variant(variant_id: str) -> Variant | None:
 
 def pdn_result(record: GameRecord) -> str:
     """The PDN result of the record: the variant's first mover's score first, so ``1-0`` is a win for
-    Black in English draughts and for White in international draughts (written ``2-0`` there)."""
+    Black in English draughts and for White in international draughts (written ``2-0`` there, as in
+    Canadian draughts: see `result_text`)."""
     winner = record.winner
     if winner is Winner.UNFINISHED:
         return "*"
