@@ -4,7 +4,7 @@ the viewer steps through (the board after every ply, from the rules core)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,6 @@ from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.site_pdn import game_pdn, pdn_result
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
-from arbiter.rules.geometry import Geometry
 
 EVENT_PDN = "event.pdn"
 
@@ -90,6 +89,11 @@ def place(game: GameEntry, variant: Variant | None) -> str:
     return " · ".join(parts)
 
 
+def status_text(labels: list[str], ply: int) -> str:
+    """The line under the board at `ply`, as the viewer words it: ``After 12. 32-28 (ply 23 of 80)``."""
+    return "Start position" if ply == 0 else f"After {labels[ply - 1]} (ply {ply} of {len(labels)})"
+
+
 def standard_start(record: GameRecord, variant: Variant | None, start: Position | None = None) -> bool:
     """Whether the game starts from the variant's start position (`start`: the game's, when known)."""
     if variant is None:
@@ -109,12 +113,6 @@ def imported_date(record: GameRecord) -> str:
         return formatting.day(day)
     written = " ".join((tag_value(record.tags, "Date") or "").split())
     return written if written.strip("?.-/ ") else "unknown"
-
-
-@lru_cache(maxsize=256)
-def _first_board(geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None) -> Markup:
-    """The board a page opens on, drawn once for all the games of a pairing from the same start."""
-    return board_svg(geometry, letters, label=label, mules=mules)
 
 
 @cache
@@ -159,15 +157,19 @@ def page_context(
     variant = replayed.variant
     pdn = game_pdn(event, game, record, replayed)
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
-    board: Markup | None = None
-    if variant is not None and replayed.boards:
-        board = _first_board(
-            variant.geometry,
-            replayed.boards[0],
-            f"{record.white.name} – {record.black.name}",
-            replayed.mules[0] if replayed.mules else None,
-        )
     labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.steps)]]
+    board: Markup | None = None
+    last = len(replayed.boards) - 1
+    if variant is not None and replayed.boards:
+        # The final position, which a page read without scripts shows; the viewer starts from it.
+        board = board_svg(
+            variant.geometry,
+            replayed.boards[last],
+            f"{record.white.name} – {record.black.name}",
+            replayed.mules[last] if replayed.mules else None,
+            ply=last,
+            last_move=replayed.steps[last - 1] if last > 0 else None,
+        )
     data: dict[str, Any] = {"boards": list(replayed.boards), "steps": list(replayed.steps), "labels": labels}
     if replayed.mules:
         data["mules"] = [list(squares) for squares in replayed.mules]
@@ -179,6 +181,8 @@ def page_context(
         "place": place(game, variant),
         "result": pdn_result(record),
         "board": board,
+        # What the board shows, in the viewer's words (it rewrites them as it steps).
+        "status": status_text(labels, max(last, 0)),
         "replay_fault": replayed.fault,
         "moves": rows,
         "move_rows": move_table_rows(rows),
