@@ -146,6 +146,13 @@ def parse_each(text: str) -> dict[str, list[str]]:
     if not all(is_spec_word(word) for word in words):
         raise EngineSpecError(f"--each {text!r}: {_not_a_setting(words)}")
     fields = _fields(words, "--each")
+    if "name" in fields:
+        # Every engine of one name, then told apart by the -2 the second gets: never what is meant
+        # (cutechess-cli would give both the one name, fastchess the second a suffix).
+        raise EngineSpecError(
+            f"--each name={fields['name'][0]}: one name cannot name every engine; give each its own in its "
+            "--engine settings (name=...)"
+        )
     own = _own_clock(fields, set(fields), where="")
     if own is not None and own[1] is not None:  # tc=inf alone waits for an engine's own limit
         _check_clock(own[0], own[1], where="")

@@ -252,6 +252,7 @@ def play_command(
         typer.echo(f"warning: {warning}", err=True)
     if pdn is not None:
         try:
+            pdn.parent.mkdir(parents=True, exist_ok=True)  # checked above, made only now the game is over
             write_pdn(pdn, [record_pdn_game(record, defaults={"Event": "arbiter play"})])
         except OSError as error:
             typer.echo(f"error: cannot write {pdn}: {error.strerror or error}", err=True)

@@ -14,6 +14,7 @@ from rich.console import Console
 from arbiter.commands.engine_spec import CLOCK_KEYS, EngineSpec, command_line_engines, parse_each
 from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.live_view import LiveView
+from arbiter.commands.output_files import why_folder_unwritable
 from arbiter.commands.run_extras import (
     ExtrasObserver,
     RunExtras,
@@ -493,16 +494,11 @@ def _execute(
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    if report_dir is not None:
-        # The site's modules load only for an event that publishes one.
-        from arbiter.report.files import check_writable_folder
-        from arbiter.report.inputs import SiteError
-
-        try:
-            check_writable_folder(report_dir)
-        except SiteError as exc:
-            typer.echo(f"error: report folder: {exc}", err=True)
-            raise typer.Exit(2) from None
+    # Checked without making the folder: the site writes it once the games start, so a run refused
+    # before them (an engine that cannot start) leaves no empty folder behind.
+    if report_dir is not None and (why := why_folder_unwritable(report_dir)) is not None:
+        typer.echo(f"error: report folder {report_dir}: {why}", err=True)
+        raise typer.Exit(2)
     unwritable = unwritable_outputs(extras)
     if unwritable:
         typer.echo("\n".join(f"error: {problem}" for problem in unwritable), err=True)

@@ -57,15 +57,21 @@ def end_at_last_move(game: Game, moves: Iterable[Move]) -> GameEnd | None:
     return game.end
 
 
+# The game types PDN 3.0's GameType table gives the International result type (2-0, 0-2, 1-1):
+# international (20) and Canadian (27) draughts; every other has the Default one (1-0, 0-1, 1/2-1/2).
+TWO_POINT_GAME_TYPES = frozenset({20, 27})
+
+
 def result_text(variant: Variant, winner: Color | None, finished: bool = True) -> str:
     """The PDN result for a winner (None: a draw); `*` for an unfinished game.
 
-    International files score a win 2-0 and a draw 1-1, as FMJD does; other variants use 1-0 and
-    1/2-1/2. Either way the first number is the score of the side that moves first.
+    The result type is the game type's in PDN 3.0: international and Canadian files score a win 2-0
+    and a draw 1-1 (with a rule option too: the file's GameType is the same); other variants use 1-0
+    and 1/2-1/2. Either way the first number is the score of the side that moves first.
     """
     if not finished:
         return "*"
-    two_points = variant.id == "international"
+    two_points = variant.pdn_gametype in TWO_POINT_GAME_TYPES
     if winner is None:
         return "1-1" if two_points else "1/2-1/2"
     if winner is variant.first_to_move:

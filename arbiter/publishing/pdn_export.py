@@ -12,11 +12,14 @@ their games through the same conversion.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from arbiter.notation.movetext import MoveTextError, parse_hub, parse_pdn
 from arbiter.notation.pdn_model import PdnGame, PdnMove, result_text
+from arbiter.notation.pdn_variant import tag_value
 from arbiter.notation.pdn_writer import format_game
 from arbiter.referee.record import (
     TIME_CALL_PREFIX,
@@ -48,6 +51,26 @@ def is_placeholder_name(name: str) -> bool:
     return name.startswith("? (")
 
 
+_DATE_FORMS = (
+    re.compile(r"^(?P<y>\d{4})[.\-/](?P<m>\d{1,2})[.\-/](?P<d>\d{1,2})$"),
+    re.compile(r"^(?P<d>\d{1,2})[.\-/](?P<m>\d{1,2})[.\-/](?P<y>\d{4})$"),
+)
+
+
+def tag_date(tags: dict[str, str]) -> datetime | None:
+    """The day of a Date tag (``1996.01.13``, ``1996-01-13`` or ``13-01-1996``) when fully known: an
+    imported game starts then; one without it is stored as starting when it was imported."""
+    text = (tag_value(tags, "Date") or "").strip()
+    for form in _DATE_FORMS:
+        found = form.match(text)
+        if found:
+            try:
+                return datetime(int(found["y"]), int(found["m"]), int(found["d"]), tzinfo=UTC)
+            except ValueError:
+                return None
+    return None
+
+
 def pdn_player_name(name: str) -> str:
     """A stored player's name as PDN writes it: ``?``, PDN's unknown name, for a made-up one."""
     return "?" if is_placeholder_name(name) else name
@@ -65,7 +88,8 @@ def _variant(variant_id: str) -> Variant | None:
 
 def pdn_result(record: GameRecord) -> str:
     """The PDN result of the record: the variant's first mover's score first, so ``1-0`` is a win for
-    Black in English draughts and for White in international draughts (written ``2-0`` there)."""
+    Black in English draughts and for White in international draughts (written ``2-0`` there, as in
+    Canadian draughts: see `result_text`)."""
     winner = record.winner
     if winner is Winner.UNFINISHED:
         return "*"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,7 +30,7 @@ from arbiter.notation.pdn import PdnReader, ReadOptions
 from arbiter.notation.pdn_lexer import Annotations
 from arbiter.notation.pdn_model import PdnGame, end_at_last_move
 from arbiter.notation.pdn_variant import tag_value
-from arbiter.publishing.pdn_export import IMPORTED_FORMAT, is_placeholder_name, placeholder_name
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT, is_placeholder_name, placeholder_name, tag_date
 from arbiter.referee.record import (
     GameOutcome,
     GameRecord,
@@ -89,10 +88,6 @@ _TERMINATION_WORDS = (
     ("repetition", (Termination.REPETITION,)),
     ("adjudicat", (Termination.ADJUDICATION_WIN, Termination.ADJUDICATION_DRAW)),
 )
-_DATE_FORMS = (
-    re.compile(r"^(?P<y>\d{4})[.\-/](?P<m>\d{1,2})[.\-/](?P<d>\d{1,2})$"),
-    re.compile(r"^(?P<d>\d{1,2})[.\-/](?P<m>\d{1,2})[.\-/](?P<y>\d{4})$"),
-)
 
 
 def player_names(game: PdnGame) -> tuple[str, str]:
@@ -111,15 +106,7 @@ def player_names(game: PdnGame) -> tuple[str, str]:
 
 def game_date(game: PdnGame) -> datetime | None:
     """The day of the Date tag (``1996.01.13``, ``1996-01-13`` or ``13-01-1996``) when fully known."""
-    text = (tag_value(game.tags, "Date") or "").strip()
-    for form in _DATE_FORMS:
-        found = form.match(text)
-        if found:
-            try:
-                return datetime(int(found["y"]), int(found["m"]), int(found["d"]), tzinfo=UTC)
-            except ValueError:
-                return None
-    return None
+    return tag_date(game.tags)
 
 
 def _given_outcome(game: PdnGame, winner: Winner, source: str) -> GameOutcome:

@@ -3,8 +3,8 @@
 ``build_site("site", event, games)`` writes it, from an `EventInfo` and one `GameEntry` per planned
 or played game, in playing order.
 
-The site's builder and its templates (jinja2) load when first named: a match that only checks its
-report folder, or writes a file atomically, does not load them.
+The site's builder and its templates (jinja2) load when first named: a match that only writes a file
+atomically does not load them.
 """
 
 from typing import TYPE_CHECKING

@@ -17,8 +17,6 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from arbiter.report.inputs import SiteError
-
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 _UNSAFE_KEY = re.compile(r"[^A-Za-z0-9._-]+")
 SLUG_CHARS = 40
@@ -66,20 +64,6 @@ def _temporary_beside(path: Path) -> tuple[int, str]:
         return os.open(temporary, _CREATE_NEW, 0o600), temporary
     except FileExistsError:
         return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-
-
-def check_writable_folder(folder: Path) -> None:
-    """Make sure the site can be written into `folder` (creating it), before a run plays its first
-    game rather than after its last; raises `SiteError` saying why not."""
-    if folder.exists() and not folder.is_dir():
-        raise SiteError(f"{folder} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=".arbiter-probe.", suffix=".tmp", dir=folder)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as exc:
-        raise SiteError(f"{folder}: cannot write there: {exc.strerror or exc}") from None
 
 
 def remove_stale_temporaries(folder: Path, older_than: float = 60.0) -> int:

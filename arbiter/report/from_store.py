@@ -8,11 +8,11 @@ again (an opening file that has moved, say), the site shows the stored games onl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import ValidationError
 
-from arbiter.publishing.pdn_export import IMPORTED_FORMAT
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT, tag_date
 from arbiter.referee.game import identity_fields
 from arbiter.report.from_config import event_from_config
 from arbiter.report.inputs import EventInfo, GameEntry
@@ -50,6 +50,8 @@ def load_schedule(store: RunStore, reference: str | int | None = None) -> Schedu
     info = store.find_tournament(reference)
     engines = store.engines(info.id)
     event, planned, note = _event_and_plan(info, tuple(engine.name for engine in engines))
+    if info.format == IMPORTED_FORMAT:
+        event = _dated_by_files(event, store.game_tags(info.id))
     identities = {engine.name: (identity_fields(engine.identity), engine.engine_id) for engine in engines}
     return Schedule(info=info, event=event, planned=planned, identities=identities, note=note)
 
@@ -60,7 +62,17 @@ def load_event(store: RunStore, reference: str | int | None = None) -> StoredEve
     players = tuple(engine.name for engine in store.engines(info.id))
     stored = store.games(info.id)
     event, planned, note = _event_and_plan(info, players)
+    if info.format == IMPORTED_FORMAT:
+        event = _dated_by_files(event, [game.record.tags for game in stored])
     return StoredEvent(event=event, games=merge_games(planned, stored), schedule_note=note)
+
+
+def _dated_by_files(event: EventInfo, tags: Sequence[dict[str, str]]) -> EventInfo:
+    """An imported event's dates: the first and last days its games' Date tags give, never the time
+    the games were imported (stored as the start of those without a date)."""
+    days = [day for game_tags in tags if (day := tag_date(game_tags)) is not None]
+    first, last = (min(days), max(days)) if days else (None, None)
+    return replace(event, started_at=first, ended_at=last, dated_by_games=False)
 
 
 def _event_and_plan(

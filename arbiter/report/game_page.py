@@ -4,14 +4,17 @@ the viewer steps through (the board after every ply, from the rules core)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
 
+from arbiter.notation.pdn_variant import tag_value
+from arbiter.publishing.pdn_export import IMPORTED_FORMAT, tag_date
 from arbiter.referee.record import GameRecord, MoveRecord, Side
+from arbiter.report import formatting
 from arbiter.report.board_svg import board_svg
 from arbiter.report.embed import script_json
 from arbiter.report.files import write_atomic
@@ -21,7 +24,6 @@ from arbiter.report.replay import Replay, pv_text, replay
 from arbiter.report.site_pdn import game_pdn, pdn_result
 from arbiter.report.templating import environment, templates_dir
 from arbiter.rules import Color, Position, Variant
-from arbiter.rules.geometry import Geometry
 
 EVENT_PDN = "event.pdn"
 
@@ -87,6 +89,11 @@ def place(game: GameEntry, variant: Variant | None) -> str:
     return " · ".join(parts)
 
 
+def status_text(labels: list[str], ply: int) -> str:
+    """The line under the board at `ply`, as the viewer words it: ``After 12. 32-28 (ply 23 of 80)``."""
+    return "Start position" if ply == 0 else f"After {labels[ply - 1]} (ply {ply} of {len(labels)})"
+
+
 def standard_start(record: GameRecord, variant: Variant | None, start: Position | None = None) -> bool:
     """Whether the game starts from the variant's start position (`start`: the game's, when known)."""
     if variant is None:
@@ -97,10 +104,15 @@ def standard_start(record: GameRecord, variant: Variant | None, start: Position 
         return False
 
 
-@lru_cache(maxsize=256)
-def _first_board(geometry: Geometry, letters: str, label: str, mules: tuple[int, ...] | None) -> Markup:
-    """The board a page opens on, drawn once for all the games of a pairing from the same start."""
-    return board_svg(geometry, letters, label=label, mules=mules)
+def imported_date(record: GameRecord) -> str:
+    """When an imported game was played, as its file says: the day of its Date tag, the tag as written
+    when it gives less than a day (``1996.??.??``), else ``unknown``. Never the time it is stored with,
+    which for a game without a date is when it was imported."""
+    day = tag_date(record.tags)
+    if day is not None:
+        return formatting.day(day)
+    written = " ".join((tag_value(record.tags, "Date") or "").split())
+    return written if written.strip("?.-/ ") else "unknown"
 
 
 @cache
@@ -145,15 +157,19 @@ def page_context(
     variant = replayed.variant
     pdn = game_pdn(event, game, record, replayed)
     rows = move_rows(record, replayed.first_turn_is_first_mover, replayed.positions)
-    board: Markup | None = None
-    if variant is not None and replayed.boards:
-        board = _first_board(
-            variant.geometry,
-            replayed.boards[0],
-            f"{record.white.name} – {record.black.name}",
-            replayed.mules[0] if replayed.mules else None,
-        )
     labels = [f"{row.number} {row.text}" for row in rows[: len(replayed.steps)]]
+    board: Markup | None = None
+    last = len(replayed.boards) - 1
+    if variant is not None and replayed.boards:
+        # The final position, which a page read without scripts shows; the viewer starts from it.
+        board = board_svg(
+            variant.geometry,
+            replayed.boards[last],
+            f"{record.white.name} – {record.black.name}",
+            replayed.mules[last] if replayed.mules else None,
+            ply=last,
+            last_move=replayed.steps[last - 1] if last > 0 else None,
+        )
     data: dict[str, Any] = {"boards": list(replayed.boards), "steps": list(replayed.steps), "labels": labels}
     if replayed.mules:
         data["mules"] = [list(squares) for squares in replayed.mules]
@@ -165,6 +181,8 @@ def page_context(
         "place": place(game, variant),
         "result": pdn_result(record),
         "board": board,
+        # What the board shows, in the viewer's words (it rewrites them as it steps).
+        "status": status_text(labels, max(last, 0)),
         "replay_fault": replayed.fault,
         "moves": rows,
         "move_rows": move_table_rows(rows),
@@ -173,6 +191,8 @@ def page_context(
         ),
         "pdn": pdn,
         "pdn_file": pdn_file,
+        # An imported game has a date from its file, not a start the referee saw.
+        "imported_date": imported_date(record) if event.format == IMPORTED_FORMAT else None,
         "data": script_json(data),
     }
     return context, pdn

@@ -45,6 +45,9 @@ class EventInfo:
     """The run's state in a word (``running``, ``finished``), when the caller knows it."""
     started_at: datetime | None = None
     ended_at: datetime | None = None
+    dated_by_games: bool = True
+    """Whether dates not given here are taken from when the games started and ended. Not for an
+    imported event: a game its file does not date is stored as starting when it was imported."""
     sprt: SprtSettings | None = None
     """The SPRT a match stops on, if it has one."""
 

@@ -314,6 +314,10 @@ class Tallies:
                 sprt = sprt_status(event.sprt, tested, players[0], players[1], paired=event.ballot_pairs)
             except ValueError:
                 sprt = None  # pairs that do not fit together: no sound test to show
+        started_at, ended_at = event.started_at, event.ended_at
+        if event.dated_by_games:
+            started_at = started_at or self.started_at
+            ended_at = ended_at or (self.ended_at if self.unfinished == 0 else None)
         return EventSummary(
             event=event,
             scheme=scheme,
@@ -329,8 +333,8 @@ class Tallies:
             planned=self.planned,
             playing=list(self.playing.values()),
             latest=list(reversed(self.latest.values())),
-            started_at=event.started_at or self.started_at,
-            ended_at=event.ended_at or (self.ended_at if self.unfinished == 0 else None),
+            started_at=started_at,
+            ended_at=ended_at,
             sprt=sprt,
         )
 

@@ -518,6 +518,15 @@ class RunStore:
             ).fetchall()
             return {Termination(termination): count for termination, count in rows if termination is not None}
 
+    def game_tags(self, tournament_id: int) -> list[dict[str, str]]:
+        """Each stored game's tags (an imported game's are its file's), without reading its moves."""
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            rows = connection.execute(
+                "SELECT tags FROM game WHERE tournament_id = ? AND tags IS NOT NULL", (tournament_id,)
+            ).fetchall()
+        return [load_dict(tags) for (tags,) in rows]
+
     def opening_names(self, tournament_id: int) -> dict[str, str]:
         """The name of each opening the tournament's stored games started from, by opening id."""
         with self._read() as connection:

@@ -1,9 +1,12 @@
 // The game viewer: steps through the boards the page carries (computed by the arbiter with the rules
 // core) and keeps the board, the move list, the status line and the address (#ply-N) in step.
 // It only reads data: names and engine text reach the page as escaped HTML or as JSON, never as code.
+// Its buttons come hidden, as without a script they would do nothing (the page then shows the moves and
+// the final position); it shows them.
 (function () {
   "use strict";
 
+  setUpCopy();
   var dataElement = document.getElementById("game-data");
   var board = document.querySelector("svg.board");
   if (!dataElement || !board) {
@@ -24,7 +27,8 @@
   document.querySelectorAll("button[data-step]").forEach(function (button) {
     buttons[button.getAttribute("data-step")] = button;
   });
-  var ply = -1;
+  // The ply the page drew (the final position): its move's marks are taken off as the viewer moves on.
+  var ply = board.hasAttribute("data-ply") ? Number(board.getAttribute("data-ply")) : -1;
 
   function mark(square, name, on) {
     if (squares[square]) {
@@ -136,10 +140,21 @@
     }
   });
 
-  var copy = document.getElementById("copy-pdn");
-  var text = document.getElementById("pdn-text");
-  var copyState = document.getElementById("copy-state");
-  if (copy && text) {
+  var start = fromAddress();
+  show(start === null ? 0 : start, start !== null);
+  var controls = document.querySelector(".controls");
+  if (controls) {
+    controls.hidden = false;
+  }
+
+  function setUpCopy() {
+    var copy = document.getElementById("copy-pdn");
+    var text = document.getElementById("pdn-text");
+    var copyState = document.getElementById("copy-state");
+    if (!copy || !text) {
+      return;
+    }
+    copy.hidden = false;
     copy.addEventListener("click", function () {
       function done(message) {
         if (copyState) {
@@ -165,7 +180,4 @@
       }
     });
   }
-
-  var start = fromAddress();
-  show(start === null ? 0 : start, start !== null);
 })();

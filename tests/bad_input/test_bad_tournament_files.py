@@ -146,8 +146,8 @@ def test_dev_null_as_the_database_is_refused_and_nothing_is_made_beside_it(tmp_p
 @pytest.mark.parametrize(
     ("report", "expected"),
     [
-        ("afile", "report folder: afile is a file, not a folder"),
-        ("afile/site", "report folder: afile/site: cannot write there: Not a directory"),
+        ("afile", "report folder afile: a file, not a folder"),
+        ("afile/site", "report folder afile/site: afile is a file, not a folder"),
     ],
 )
 def test_a_report_folder_that_cannot_be_written_is_refused_before_the_first_game(

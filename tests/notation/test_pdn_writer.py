@@ -169,6 +169,26 @@ def test_a_game_read_with_a_fault_is_written_with_its_unreplayed_moves_kept() ->
     assert text.split("\n\n")[1] == "1. 11-15 23-19 2. 8-11 22-40 9-13 *"
 
 
+@pytest.mark.parametrize(
+    ("variant", "results"),
+    [
+        # PDN 3.0's GameType table: result type International for 20 and 27, Default for the others.
+        ("international", ("2-0", "0-2", "1-1")),
+        ("canadian", ("2-0", "0-2", "1-1")),
+        ("canadian+optional-capture", ("2-0", "0-2", "1-1")),  # still GameType 27
+        ("international+optional-capture", ("2-0", "0-2", "1-1")),
+        ("english", ("1-0", "0-1", "1/2-1/2")),
+        ("russian", ("1-0", "0-1", "1/2-1/2")),
+        ("frisian", ("1-0", "0-1", "1/2-1/2")),  # 10x10 too, but GameType 40
+        ("killer", ("1-0", "0-1", "1/2-1/2")),  # no GameType of its own
+    ],
+)
+def test_results_take_the_form_pdn_3_gives_the_game_type(variant: str, results: tuple[str, ...]) -> None:
+    rules = get_variant(variant)
+    first, second = rules.first_to_move, rules.first_to_move.opponent
+    assert (result_text(rules, first), result_text(rules, second), result_text(rules, None)) == results
+
+
 def test_a_variant_without_a_pdn_game_type_is_named_in_a_variant_tag() -> None:
     anti = get_variant("anti")
     moves = random_moves(Position.start(anti), 6, random.Random(5))

@@ -104,6 +104,16 @@ def test_a_reason_longer_than_a_pdn_line_is_wrapped_within_79_characters_and_rea
     assert " ".join(game.moves[-1].comments[-1].split()) == reason
 
 
+def test_a_canadian_game_is_scored_in_two_points_as_pdn_3_gives_its_game_type(tmp_path: Path) -> None:
+    pdn = tmp_path / "game.pdn"
+    args = ["play", "-q", "-v", "canadian", "--tc", "depth=1", "--max-plies", "2", "random", "random"]
+    result = runner.invoke(app, [*args, "--pdn", str(pdn)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Result: 1-1  Draw: the game reached the limit of 2 plies")
+    text = pdn.read_text()
+    assert '[Result "1-1"]' in text and '[GameType "27"]' in text and text.rstrip().endswith("1-1")
+
+
 def test_quiet_prints_only_the_result() -> None:
     result = runner.invoke(
         app, ["play", "-q", "--tc", "depth=1", "--max-plies", "6", scripted_command(), scripted_command()]
@@ -286,6 +296,14 @@ def test_a_pdn_file_that_cannot_be_written_is_refused_before_the_game(tmp_path: 
     assert result.exit_code == 2
     assert f"error: --pdn {blocked / 'game.pdn'}: {blocked} is a file, not a folder" in result.stderr
     assert "Result:" not in result.output, "no game was played"
+
+
+def test_a_pdn_file_in_folders_not_made_yet_is_written_with_them_after_the_game(tmp_path: Path) -> None:
+    pdn = tmp_path / "new" / "folder" / "game.pdn"
+    result = runner.invoke(app, ["play", "-q", "--tc", "depth=1", "random", "random", "--pdn", str(pdn)])
+    assert result.exit_code == 0, result.output
+    [game] = read_pdn_text(pdn.read_text())
+    assert game.moves
 
 
 def test_one_sided_win_adjudication_needs_a_win_adjudication() -> None:

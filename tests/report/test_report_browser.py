@@ -50,7 +50,8 @@ BOARD_LETTERS = "els => els.map(e => e.getAttribute('data-piece')).join('')"
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """Playwright's Chromium launcher (one Playwright a module: a second one in a thread is refused)."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -58,17 +59,28 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     if not CHROMIUM.is_file():
         pytest.skip(f"no Chromium at {CHROMIUM} (run scripts/install-browser.sh); browser tests skipped")
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport={"width": 1200, "height": 900},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
+        yield playwright.chromium
+
+
+def open_browser(chromium: Any, profile: Path, **options: Any) -> Any:
+    """Debian's Chromium with a profile of its own (`options`: Playwright's, as java_script_enabled)."""
+    return chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport={"width": 1200, "height": 900},
+        **options,
+    )
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    context = open_browser(chromium, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 class Watch:
@@ -169,6 +181,42 @@ def test_a_visitor_opens_a_game_from_the_index_and_steps_through_it(
     assert board_on_page(page) == letters_of(positions[-1])
     page.screenshot(path=str(ARTIFACTS / "report-game.png"), full_page=True)
     assert watch.dialogs == [] and watch.errors == []
+
+
+def test_without_scripts_a_game_page_shows_its_moves_and_final_position_and_no_button_that_needs_one(
+    chromium: Any, browser: Any, event_site: tuple[PlayedEvent, Path], tmp_path: Path
+) -> None:
+    played, site = event_site
+    game = next(g for g in played.games if g.record is not None and g.record.outcome and g.record.moves)
+    assert game.record is not None
+    positions = positions_of(game)
+    plies = len(positions) - 1
+    address = (site / "games" / f"{game.key}.html").as_uri()
+    context = open_browser(chromium, tmp_path / "profile", java_script_enabled=False)
+    try:
+        page = context.new_page()
+        watch = Watch(page)
+        page.goto(address)
+        assert board_on_page(page) == letters_of(positions[-1]), "the final position"
+        marked = page.eval_on_selector_all("svg.board g.sq.from, svg.board g.sq.to", "els => els.length")
+        assert marked == 2, "the last move's squares"
+        status = page.inner_text("#status")
+        assert game.record.moves[-1].text in status and f"(ply {plies} of {plies})" in status, status
+        assert page.locator("#moves a[href^='#ply-']").count() == plies + 1, "the start, then every move"
+        # The replay and copy buttons do nothing without a script: none is shown; the download works.
+        assert page.locator("button:visible").count() == 0
+        assert page.is_visible(f"a[download='{game.key}.pdn']")
+        page.screenshot(path=str(ARTIFACTS / "report-game-no-script.png"), full_page=True)
+        assert watch.dialogs == [] and watch.errors == []
+    finally:
+        context.close()
+    # With scripts the viewer opens at the start, the final move's marks gone, its buttons there.
+    page = browser.new_page()
+    page.goto(address)
+    assert board_on_page(page) == letters_of(positions[0])
+    assert page.inner_text("#status") == "Start position"
+    assert page.eval_on_selector_all("svg.board g.sq.from, svg.board g.sq.to", "els => els.length") == 0
+    assert page.is_visible("button[data-step=next]") and page.is_visible("#copy-pdn")
 
 
 def test_kings_are_drawn_with_a_crown_and_a_move_in_the_list_opens_its_position(

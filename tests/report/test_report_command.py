@@ -6,6 +6,7 @@ import html
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from report_games import play_record, store_running_event
@@ -158,6 +159,35 @@ def test_report_of_games_imported_from_pdn_lists_them_without_a_warning(tmp_path
     assert result.returncode == 0, result.stderr
     assert result.stderr == "", "an imported tournament has no schedule to warn about"
     assert "club.pdn, 2 of 2 games" in result.stdout
+
+
+def test_an_imported_game_shows_the_date_its_file_gives_never_when_it_was_imported(tmp_path: Path) -> None:
+    # The store keeps the import's time as the start of a game its file does not date: the site must
+    # not show it as when the game was played, on the game's page nor as the event's dates.
+    days = {f"{datetime.now(UTC):%Y-%m-%d}"}
+    undated = '[White "Ann"]\n[Black "Bob"]\n[GameType "21"]\n1. 11-15 23-19 1-0\n\n'
+    dated = '[White "Cid"]\n[Black "Dee"]\n[Date "1996.01.13"]\n[GameType "21"]\n1. 9-13 22-18 0-1\n'
+    (tmp_path / "both").mkdir()
+    (tmp_path / "alone").mkdir()
+    both = imported_club(tmp_path / "both", undated + dated)
+    alone = imported_club(tmp_path / "alone", undated)
+    for database in (both, alone):
+        assert run_report(str(database), "--out", str(database.parent / "site")).returncode == 0
+    days.add(f"{datetime.now(UTC):%Y-%m-%d}")  # the day the games were imported, even past midnight
+    pages = {
+        name: (both.parent / "site" / "games" / f"{name}.html").read_text(encoding="utf-8")
+        for name in ("r1-b1-g1", "r2-b1-g1")
+    }
+    assert "<dt>Date</dt><dd>unknown</dd>" in pages["r1-b1-g1"]
+    assert "<dt>Date</dt><dd>1996-01-13</dd>" in pages["r2-b1-g1"], "the day, not a made-up hour"
+    for page in pages.values():
+        assert "<dt>Started</dt>" not in page and not any(day in page for day in days)
+    dates = {
+        database.parent.name: (database.parent / "site" / "index.html").read_text(encoding="utf-8")
+        for database in (both, alone)
+    }
+    assert "<dt>Dates</dt><dd>1996-01-13</dd>" in dates["both"]
+    assert "<dt>Dates</dt><dd>unknown</dd>" in dates["alone"]
 
 
 def test_the_site_writes_imported_games_as_pdn_export_does_with_their_files_own_tags(tmp_path: Path) -> None:

@@ -242,6 +242,20 @@ def test_a_bad_each_setting_is_told_as_each_s_not_as_the_first_engine_s(
     assert not (tmp_path / "match.sqlite").exists()
 
 
+@pytest.mark.parametrize("engines", [["random", "greedy"], ["cmd=random name=A", "cmd=greedy name=B"]])
+def test_a_name_in_each_is_refused_as_one_name_cannot_name_every_engine(
+    engines: list[str], tmp_path: Path
+) -> None:
+    # Neither X and X-2 (engines without names of their own) nor A and B with X left unused.
+    result = arbiter("match", *engines, "--tc", "depth=1", "--each", "name=X", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith(
+        "error: --each name=X: one name cannot name every engine; give each its own in its --engine settings"
+    ), result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 @pytest.mark.parametrize("margin", ["-5", "soon", "inf"])
 def test_a_timemargin_that_is_no_count_of_milliseconds_is_refused_by_name(margin: str) -> None:
     with pytest.raises(EngineSpecError, match=f"timemargin='{margin}' is not a number of milliseconds"):
@@ -353,6 +367,31 @@ def test_output_files_that_cannot_be_written_are_refused_before_the_first_game(t
     assert fine.returncode == 0, fine.stdout + fine.stderr
     assert (tmp_path / "out" / "games.pdn").is_file() and (tmp_path / "out" / "games.json").is_file()
     assert [path.name for path in (tmp_path / "out").iterdir() if path.name.startswith(".")] == []
+
+
+def test_a_match_refused_before_its_first_game_makes_no_folder_and_keeps_those_that_existed(
+    tmp_path: Path,
+) -> None:
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine\n")
+    outputs = ["--pdn-out", "out/games.pdn", "--json", "lines/games.json"]
+    for report in ("site/deep", "kept"):
+        wrong = arbiter(
+            "match", "./nope", "random", "--tc", "depth=1", "--games", "1", "--report", report, *outputs,
+            cwd=tmp_path,
+        )  # fmt: skip
+        assert wrong.returncode == 1 and "cannot start './nope'" in wrong.stderr
+        assert not (tmp_path / "site").exists(), "the report folder is made when the games start"
+        assert not (tmp_path / "out").exists() and not (tmp_path / "lines").exists()
+        assert sorted(path.name for path in kept.iterdir()) == ["notes.txt"]
+    right = arbiter(
+        "match", "greedy", "random", "--tc", "depth=1", "--games", "1", "--max-plies", "10",
+        "--report", "site/deep", *outputs, cwd=tmp_path,
+    )  # fmt: skip
+    assert right.returncode == 0, right.stdout + right.stderr
+    assert (tmp_path / "site" / "deep" / "index.html").is_file()
+    assert (tmp_path / "out" / "games.pdn").is_file() and (tmp_path / "lines" / "games.json").is_file()
 
 
 def test_an_empty_tc_is_refused_not_replaced_by_the_default(tmp_path: Path) -> None:
