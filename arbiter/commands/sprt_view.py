@@ -65,6 +65,8 @@ def sprt_line(status: SprtStatus) -> str:
     counted = count_text(status.games, "game") + (
         "" if status.pairs is None else f", {count_text(status.pairs, 'pair')}"
     )
+    if status.after_decision:
+        counted += f" ({count_text(status.after_decision, 'game')} finished after the decision, not counted)"
     parts = [
         f"SPRT: {_DECISIONS[result.decision]}",
         "LLR {} (bounds {}, {})".format(*llr_figures(result.llr, result.lower_bound, result.upper_bound)),
@@ -77,8 +79,8 @@ def sprt_line(status: SprtStatus) -> str:
 
 
 def stored_sprt_status(store: RunStore, tournament_id: int) -> SprtStatus | None:
-    """The SPRT of a stored match, from its configuration and finished games; None when it has none
-    (or its configuration cannot be read any more)."""
+    """The SPRT of a stored match, from its configuration and finished games (up to its decision, once
+    it has decided); None when it has none (or its configuration cannot be read any more)."""
     info = store.tournament(tournament_id)
     try:
         config = TournamentConfig.model_validate(info.config(), strict=False)
@@ -86,12 +88,10 @@ def stored_sprt_status(store: RunStore, tournament_id: int) -> SprtStatus | None
         return None
     if config.sprt is None or config.format != "match":
         return None
-    from arbiter.tournament.sprt_status import sprt_status  # only a match with --sprt has one
+    from arbiter.tournament.sprt_status import match_sprt_status  # only a match with --sprt has one
 
     first, second = (engine.name for engine in config.engines)
     try:
-        return sprt_status(
-            config.sprt, store.finished_results(tournament_id), first, second, paired=config.repeat
-        )
+        return match_sprt_status(store, tournament_id, config.sprt, first, second, paired=config.repeat)
     except ValueError:  # stored pairs that do not fit together: nothing sound to show
         return None

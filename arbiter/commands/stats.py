@@ -7,11 +7,11 @@ from pathlib import Path
 import typer
 
 from arbiter.commands.exit_status import store_error_status
-from arbiter.commands.sprt_view import estimate_text
+from arbiter.commands.sprt_view import count_text, estimate_text
 from arbiter.store import StoreError
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.figures import percent
-from arbiter.tournament.sprt_status import sprt_status
+from arbiter.tournament.sprt_status import match_sprt_status, sprt_status
 from arbiter.tournament.stats import (
     EloEstimate,
     Pentanomial,
@@ -132,15 +132,25 @@ def _from_database(
             config: TournamentConfig | None = TournamentConfig.model_validate(info.config(), strict=False)
         except ValueError:
             config = None
-        settings = _settings(config.sprt if config is not None else None, given)
+        stored = config.sprt if config is not None else None
+        settings = _settings(stored, given)
         paired = config.repeat if config is not None else False
-        status = sprt_status(settings, store.finished_results(info.id), players[0], players[1], paired=paired)
+        if settings == stored:  # the match's own test: over the games it counted, as it decided
+            status = match_sprt_status(store, info.id, settings, players[0], players[1], paired=paired)
+        else:
+            status = sprt_status(
+                settings, store.finished_results(info.id), players[0], players[1], paired=paired
+            )
     counts: tuple[int, ...]
     if status.pentanomial is not None:
         counts = status.pentanomial.bins
     else:
         counts = (status.wins, status.draws, status.losses)
-    return settings, counts, f"{players[0]} against {players[1]}, from {path}"
+    described = f"{players[0]} against {players[1]}, from {path}"
+    if status.after_decision:
+        later = count_text(status.after_decision, "game")
+        described += f"; {later} finished after the test decided, not counted"
+    return settings, counts, described
 
 
 def _test(settings: SprtSettings, counts: tuple[int, ...]) -> tuple[SprtResult, EloEstimate | None, str]:

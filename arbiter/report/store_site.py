@@ -45,6 +45,7 @@ from arbiter.report.summary import Tallies
 from arbiter.report.templating import code_fingerprint, templates_dir
 from arbiter.store import GameLine, RunStore, StoredGame
 from arbiter.tournament.piece_scoring import winner_pieces
+from arbiter.tournament.sprt_status import SprtStatus, match_sprt_status
 
 
 @dataclass
@@ -167,6 +168,9 @@ class StoreSite:
         """The games of the last read stored after the published site's revision."""
         self._revision = 0
         self._top_id = 0
+        self._decided_sprt: SprtStatus | None = None
+        """The match's SPRT as it decided, once it has: the games counted by the tallies include those
+        that were still running then and finished after it."""
         self.played: dict[str, tuple[int, ...]] = {}
         """The positions the referee went through in games of this run, by key, as the publisher of a
         running event is handed them: a game's page is made from them (taken when it is written)."""
@@ -201,6 +205,7 @@ class StoreSite:
                 self._update(store)
             assert self._schedule is not None
             tournament = self._schedule.info.id
+            self._decided_sprt = self._sprt_decision(store, tournament)
             published = None if full else _Published.load(self.out)
             if published is not None and (
                 published.database != str(self.database.resolve())
@@ -261,6 +266,19 @@ class StoreSite:
         self._revision, self._top_id = 0, 0
         self._planned_openings = any(line.opening is not None for line in self._planned)
         self._tallies = self._planned_tallies(schedule.event)
+
+    def _sprt_decision(self, store: RunStore, tournament: int) -> SprtStatus | None:
+        """The match's SPRT over the games it counted when it decided; None before it has decided
+        (then the tallies' test, over every finished game, is the one)."""
+        assert self._schedule is not None
+        event = self._schedule.event
+        if event.sprt is None or len(event.players) != 2 or store.sprt_decision_revision(tournament) is None:
+            return None
+        first, second = event.players
+        try:
+            return match_sprt_status(store, tournament, event.sprt, first, second, paired=event.ballot_pairs)
+        except ValueError:  # pairs that do not fit together: no sound test to show, as in the tallies
+            return None
 
     def _planned_tallies(self, event: EventInfo) -> Tallies:
         tallies = Tallies(event)
@@ -352,6 +370,8 @@ class StoreSite:
         schedule = self._schedule
         assert schedule is not None
         summary = self._tallies.summary(schedule.identities)
+        if self._decided_sprt is not None and summary.sprt is not None:
+            summary = replace(summary, sprt=self._decided_sprt)
         slugs = engine_slugs(summary.players)
         has_openings = (
             schedule.event.ballot_pairs or self._planned_openings or bool(self._tallies.openings.infos)

@@ -59,7 +59,6 @@ from arbiter.store import (
     TournamentStatus,
 )
 from arbiter.tournament.config import TournamentConfig
-from arbiter.tournament.figures import llr_figures
 from arbiter.tournament.plan import TournamentPlan, plan_tournament
 from arbiter.tournament.schedule import GameKey, PlannedGame
 from arbiter.tournament.scoring import scheme_named
@@ -303,6 +302,8 @@ class TournamentRunner:
         done_keys = store.finished_keys(tournament_id)
         games = self.plan.schedule.games
         pending = [g for g in games if g.key not in done_keys]
+        if pending and self._sprt_pending() and store.sprt_decision_revision(tournament_id) is not None:
+            pending = []  # the match's SPRT decided in an earlier run: the match is over
         abandoned = len(store.unfinished_keys(tournament_id) & {g.key for g in pending})
         summary = RunSummary(tournament_id, len(games), 0, len(done_keys))
         stopped_before = earlier in (TournamentStatus.RUNNING, TournamentStatus.STOPPED)  # killed or stopped
@@ -616,13 +617,18 @@ class TournamentRunner:
             self._apply_sprt(self._sprt_of(store, tournament_id))
 
     def _sprt_of(self, store: RunStore, tournament_id: int) -> SprtStatus:
-        """The test on the games stored so far (touches nothing of the runner: it runs in a thread)."""
-        from arbiter.tournament.sprt_status import sprt_status  # only a match with --sprt tests
+        """The test on the games stored so far, or up to its decision in an earlier run (touches
+        nothing of the runner: it runs in a thread)."""
+        from arbiter.tournament.sprt_status import decision_note, match_sprt_status  # only with --sprt
 
         assert self.sprt is not None
         first, second = list(self.engines)
-        games = store.finished_results(tournament_id)
-        return sprt_status(self.sprt, games, first, second, paired=self.config.repeat)
+        status = match_sprt_status(store, tournament_id, self.sprt, first, second, paired=self.config.repeat)
+        if status.decided and not status.decision_stored:
+            # In the store's thread, before any other game is written: stored with the game written
+            # last, the decision counts these games and no game still running, now or when resumed.
+            store.record_sprt_decision(tournament_id, decision_note(status))
+        return status
 
     def _apply_sprt(self, status: SprtStatus) -> None:
         if self._decided:
@@ -630,12 +636,10 @@ class TournamentRunner:
         self._sprt_status = status
         self.observer.sprt_updated(status)
         if status.decided:
-            result = status.result
-            llr, lower, upper = llr_figures(result.llr, result.lower_bound, result.upper_bound)
-            self.observer.message(
-                f"SPRT decided {result.decision.value} (LLR {llr}, bounds [{lower}, {upper}]): "
-                "no more games are started"
-            )
+            if not status.decision_stored:  # decided just now (not in an earlier run of the match)
+                from arbiter.tournament.sprt_status import decision_note
+
+                self.observer.message(decision_note(status))
             self._draining = True
 
 

@@ -16,7 +16,7 @@ from arbiter.store.errors import (
     StoreVersionError,
     UnknownTournamentError,
 )
-from arbiter.store.events import Event, EventKind, StoredEvent
+from arbiter.store.events import SPRT_DECIDED, Event, EventKind, StoredEvent
 from arbiter.store.models import (
     GameLine,
     PlayerEntry,
@@ -42,6 +42,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "SCHEMA_VERSION",
+    "SPRT_DECIDED",
     "Event",
     "EventKind",
     "GameAlreadyRecordedError",

@@ -20,6 +20,12 @@ class EventKind(StrEnum):
     """A fact for the log (the run was stopped, resumed, a game was abandoned)."""
 
 
+SPRT_DECIDED = "SPRT decided"
+"""How the note that a match's SPRT has decided begins. It is stored with the finished game stored
+last when the test decided: the games the test counted are the finished ones stored up to that game
+(`RunStore.sprt_decision_revision`)."""
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 

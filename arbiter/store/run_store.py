@@ -44,7 +44,7 @@ from arbiter.store.errors import (
     StoreError,
     UnknownTournamentError,
 )
-from arbiter.store.events import Event, EventKind, now
+from arbiter.store.events import SPRT_DECIDED, Event, EventKind, now
 from arbiter.store.fast_write import event_row, insert_moves, insert_new_game, insert_row, insert_rows
 from arbiter.store.models import (
     GameLine,
@@ -496,6 +496,36 @@ class RunStore:
                 game_id = found.id
             return insert_row(connection, "event", {**event_row(tournament_id, event), "game_id": game_id})
 
+    def record_sprt_decision(self, tournament_id: int, message: str) -> None:
+        """Store the note that the match's SPRT has decided (`message` begins with `SPRT_DECIDED`),
+        with the finished game stored last: the games the test counted are those stored up to it,
+        whatever games running then store after it."""
+        if not message.startswith(SPRT_DECIDED):
+            raise ValueError(f"an SPRT decision's note begins with {SPRT_DECIDED!r}, got {message!r}")
+        with self._write() as connection:
+            self._check_tournament(connection, tournament_id)
+            last = connection.execute(
+                "SELECT id FROM game WHERE tournament_id = ? AND finished = 1 ORDER BY revision DESC LIMIT 1",
+                (tournament_id,),
+            ).fetchone()
+            if last is None:
+                raise StoreError(f"{self.path}: tournament {tournament_id} has no finished game to decide on")
+            row = event_row(tournament_id, Event(EventKind.NOTE, message))
+            insert_row(connection, "event", {**row, "game_id": last.id})
+
+    def sprt_decision_revision(self, tournament_id: int) -> int | None:
+        """The revision of the game stored with the note that the match's SPRT decided (the first, if
+        there were more); None when it has not decided. The test counted the finished games stored up
+        to that revision."""
+        with self._read() as connection:
+            self._check_tournament(connection, tournament_id)
+            (revision,) = connection.execute(
+                "SELECT min(game.revision) FROM event JOIN game ON game.id = event.game_id "
+                "WHERE event.tournament_id = ? AND event.kind = ? AND substr(event.message, 1, ?) = ?",
+                (tournament_id, EventKind.NOTE.value, len(SPRT_DECIDED), SPRT_DECIDED),
+            ).fetchone()
+        return None if revision is None else int(revision)
+
     def event_counts(self, tournament_id: int) -> dict[EventKind, int]:
         """How many events of each kind the tournament has (faults, warnings, ...), counted in SQL."""
         with self._read() as connection:
@@ -542,17 +572,19 @@ class RunStore:
                 names[opening_id] = str(load_dict(opening).get("name") or "")
         return names
 
-    def finished_results(self, tournament_id: int) -> list[FinishedGame]:
-        """One result per finished game, in schedule order, with its opening and game pair.
+    def finished_results(self, tournament_id: int, up_to_revision: int | None = None) -> list[FinishedGame]:
+        """One result per finished game, in schedule order, with its opening and game pair; only the
+        games stored up to revision `up_to_revision`, when given.
 
         Reads only the game table (never the moves), for the standings and statistics.
         """
+        last = "" if up_to_revision is None else " AND revision <= ?"
         with self._read() as connection:
             self._check_tournament(connection, tournament_id)
             rows = connection.execute(
                 "SELECT white, black, winner, opening_id, pair_index FROM game "
-                "WHERE tournament_id = ? AND finished = 1 ORDER BY round, board, game_number",
-                (tournament_id,),
+                f"WHERE tournament_id = ? AND finished = 1{last} ORDER BY round, board, game_number",
+                (tournament_id,) if up_to_revision is None else (tournament_id, up_to_revision),
             ).fetchall()
         return [
             FinishedGame(white, black, _OUTCOMES[winner], opening_id=opening_id, pair_index=pair_index)
