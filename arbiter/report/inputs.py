@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arbiter.referee.record import GameRecord, Winner
-from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.schedule import Bye, PlannedGame
 from arbiter.tournament.scoring import STANDARD, FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.stats import SprtSettings
 
@@ -47,6 +47,8 @@ class EventInfo:
     ended_at: datetime | None = None
     sprt: SprtSettings | None = None
     """The SPRT a match stops on, if it has one."""
+    byes: tuple[Bye, ...] = ()
+    """Who rests in which round (a round robin of an odd number of players): shown, never scored."""
 
 
 @dataclass(frozen=True)
