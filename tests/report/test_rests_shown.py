@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from site_checks import crawl
+from test_live_browser import NARROWEST_PHONE, assert_fits_the_narrowest_phone
 from test_report_browser import Watch, browser  # noqa: F401
 
 from arbiter.report.store_site import StoreSite
@@ -140,3 +141,13 @@ def test_a_round_cut_by_the_end_of_a_games_page_names_its_rest_once_where_it_sta
         "4": "games-3.html",
         "5": "games-3.html",
     }
+
+
+def test_on_the_narrowest_phone_the_rest_lines_do_not_widen_the_pages(
+    event: tuple[Path, dict[int, str]], page: Any
+) -> None:
+    site, resting = event
+    page.set_viewport_size(NARROWEST_PHONE)
+    for path in (site / "games.html", site / "engines" / f"{resting[1].lower()}.html"):
+        page.goto(path.as_uri())
+        assert_fits_the_narrowest_phone(page, path.name)
