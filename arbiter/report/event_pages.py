@@ -12,6 +12,7 @@ from arbiter.report.lines import Line, variant_named
 from arbiter.report.rating_chart import RatedPlayer, rating_chart
 from arbiter.report.summary import EventSummary
 from arbiter.rules import Color
+from arbiter.tournament.schedule import Bye
 
 GAMES_PER_PAGE = 250
 _FORMATS = {"round-robin": "round robin", "gauntlet": "gauntlet", "match": "match"}
@@ -101,6 +102,31 @@ def index_context(summary: EventSummary, updated: str) -> dict[str, Any]:
         "latest": summary.latest,
         "updated": updated,
     }
+
+
+def rest_rounds(byes: Sequence[Bye]) -> dict[str, list[int]]:
+    """The rounds each player rests in (a bye: no game, and no points, as the scoring counts games)."""
+    rounds: dict[str, list[int]] = {}
+    for bye in byes:
+        rounds.setdefault(bye.player, []).append(bye.round)
+    return rounds
+
+
+def rests_before(rows: Sequence[Line], previous: Line | None, byes: Sequence[Bye]) -> dict[str, list[str]]:
+    """Who rests, by the key of the row their round starts at among `rows` (a page of the games list,
+    after the row `previous`): the list names them before that round's games. A round begun on the
+    page before was named there."""
+    resting: dict[int, list[str]] = {}
+    for bye in byes:
+        resting.setdefault(bye.round, []).append(bye.player)
+    named = set() if previous is None or previous.round is None else {previous.round}
+    before: dict[str, list[str]] = {}
+    for row in rows:
+        if row.round is not None and row.round not in named:
+            named.add(row.round)
+            if row.round in resting:
+                before[row.key] = resting[row.round]
+    return before
 
 
 def page_of_games(lines: Sequence[Line], number: int, per_page: int = GAMES_PER_PAGE) -> Sequence[Line]:

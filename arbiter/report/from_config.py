@@ -15,6 +15,7 @@ from pathlib import Path
 from arbiter.report.inputs import EventInfo
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.openings import BALLOT_RULES
+from arbiter.tournament.schedule import Bye
 from arbiter.tournament.scoring import STANDARD, ScoringScheme, scheme_named
 
 
@@ -24,8 +25,10 @@ def event_from_config(
     *,
     status: str | None = None,
     scoring: ScoringScheme | None = None,
+    byes: tuple[Bye, ...] = (),
 ) -> EventInfo:
-    """The event as the site describes it; `scoring` defaults to the configuration's scheme."""
+    """The event as the site describes it; `scoring` defaults to the configuration's scheme; `byes`
+    are the plan's (who rests in which round)."""
     return EventInfo(
         name=config.name,
         variant=config.variant,
@@ -39,6 +42,7 @@ def event_from_config(
         games_per_encounter=config.games_per_encounter,
         status=status,
         sprt=config.sprt,
+        byes=byes,
     )
 
 

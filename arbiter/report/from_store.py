@@ -20,7 +20,7 @@ from arbiter.store import RunStore, StoredGame, TournamentInfo
 from arbiter.tournament.config import TournamentConfig
 from arbiter.tournament.openings import OpeningError
 from arbiter.tournament.plan import plan_tournament
-from arbiter.tournament.schedule import PlannedGame, ScheduleError
+from arbiter.tournament.schedule import Bye, PlannedGame, ScheduleError
 
 
 @dataclass(frozen=True)
@@ -80,13 +80,15 @@ def _event_and_plan(
 ) -> tuple[EventInfo, Sequence[PlannedGame], str | None]:
     config, note = _config(info)
     planned: Sequence[PlannedGame] = ()
+    byes: tuple[Bye, ...] = ()
     if config is not None:
         try:
-            planned = plan_tournament(config).schedule.games
+            schedule = plan_tournament(config).schedule
+            planned, byes = schedule.games, schedule.byes
         except (OpeningError, ScheduleError, ValueError) as error:
             note = f"the schedule could not be rebuilt from the stored configuration: {error}"
     if config is not None:
-        event = event_from_config(config, players, status=info.status.value, scoring=info.scoring)
+        event = event_from_config(config, players, status=info.status.value, scoring=info.scoring, byes=byes)
     else:
         event = EventInfo(
             name=info.name,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from arbiter.referee.record import GameRecord, Winner
-from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.schedule import Bye, PlannedGame
 from arbiter.tournament.scoring import STANDARD, FinishedGame, Outcome, ScoringScheme
 from arbiter.tournament.stats import SprtSettings
 
@@ -50,6 +50,8 @@ class EventInfo:
     imported event: a game its file does not date is stored as starting when it was imported."""
     sprt: SprtSettings | None = None
     """The SPRT a match stops on, if it has one."""
+    byes: tuple[Bye, ...] = ()
+    """Who rests in which round (a round robin of an odd number of players): shown, never scored."""
 
 
 @dataclass(frozen=True)

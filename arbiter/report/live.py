@@ -6,7 +6,9 @@ values (the positions as their bitboards, not as text), so watching costs the en
 nothing. The publisher's side is `LiveGames`: it keeps the running games and writes them to
 ``live-data.js`` in the site at most once a second, as a script that sets one global value. A page
 opened from a folder on the disk may not fetch() a file, but it may load a script, so the live page
-reloads that script every second: it works from the disk and from any web server alike.
+reloads that script every second: it works from the disk and from any web server alike. While the
+event runs the file is written at least every couple of seconds (a heartbeat), so that the page can
+tell data that stopped coming (a run killed together with its publisher) from games still thinking.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from arbiter.rules import Color, Position, UnknownVariantError, get_variant
 LIVE_DATA = "live-data.js"
 LIVE_GLOBAL = "arbiterLive"
 WRITE_EVERY_SECONDS = 1.0
+# A page calls the data stale after this many heartbeats without one (and the writer's longest pause).
+STALE_BEATS = 5
 PLAYED_KEPT = 1000
 _NUMBERS = re.compile(r"\d+")
 
@@ -203,10 +207,16 @@ class _Game:
 
 
 class LiveGames:
-    """The running games of an event, written to ``live-data.js`` in `out` when they change."""
+    """The running games of an event, written to ``live-data.js`` in `out` when they change and, with
+    a `heartbeat`, at least every so many seconds: the data's time then tells the page whether its
+    writer is still there (a run killed with its publisher writes no more), and `stale_after` says
+    after how long without a new one the page should say so. Without a heartbeat (the run ended)
+    the page expects no more data."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, heartbeat: float | None = None) -> None:
         self.out = out
+        self.heartbeat = heartbeat
+        self.stale_after: float | None = None if heartbeat is None else STALE_BEATS * heartbeat
         self.games: dict[str, _Game] = {}
         self.played: dict[str, tuple[int, ...]] = {}
         """The positions of the games that ended, by key, until their pages take them (the oldest go
@@ -240,10 +250,29 @@ class LiveGames:
         self.dirty = True
 
     def due(self, now: float) -> bool:
-        return self.dirty and now - self.written_at >= WRITE_EVERY_SECONDS
+        since = now - self.written_at
+        beat = self.heartbeat is not None and since >= self.heartbeat
+        return beat or (self.dirty and since >= WRITE_EVERY_SECONDS)
+
+    def ended(self) -> None:
+        """The run is over: no game is being played, and no more data is to be expected."""
+        self.games.clear()
+        self.heartbeat = self.stale_after = None
+        self.dirty = True
+
+    def paused(self, seconds: float) -> None:
+        """The writer was busy for `seconds` (a refresh of the site) without a heartbeat: the page
+        waits that much longer before it calls the data stale."""
+        if self.heartbeat is not None and self.stale_after is not None:
+            self.stale_after = max(self.stale_after, STALE_BEATS * self.heartbeat + seconds)
 
     def write(self, now: float | None = None) -> None:
-        data = {"updated": time.time(), "games": [_game_data(game) for game in self.games.values()]}
+        data: dict[str, Any] = {
+            "updated": time.time(),
+            "games": [_game_data(game) for game in self.games.values()],
+        }
+        if self.heartbeat is not None:
+            data["stale_after"] = self.stale_after
         write_atomic(self.out / LIVE_DATA, live_script(data))
         self.dirty = False
         self.written_at = time.monotonic() if now is None else now

@@ -25,6 +25,8 @@ from arbiter.report.event_pages import (
     games_page_name,
     index_context,
     page_of_games,
+    rest_rounds,
+    rests_before,
     sides,
 )
 from arbiter.report.files import page_key, write_atomic
@@ -95,8 +97,13 @@ class PageWriter:
         them by default): what changes with every game."""
         updated = formatting.moment(datetime.now(UTC))
         summary = self.summary
+        rests = rest_rounds(self.event.byes)
         for name, engine in summary.engines.items():
-            context = self.common("../", "engine") | {"engine": engine, "summary": summary}
+            context = self.common("../", "engine") | {
+                "engine": engine,
+                "summary": summary,
+                "rest_rounds": rests.get(name, []),
+            }
             self.render("engine.html", f"engines/{self.slugs[name]}.html", context)
         if self.has_openings:
             pages = {opening.id: page_key(opening.id) for opening in summary.openings}
@@ -132,8 +139,12 @@ class PageWriter:
         for number in range(1, count + 1) if numbers is None else sorted(set(numbers)):
             if number > count:
                 continue
+            rows = page_of_games(lines, number, self.per_page)
+            start = (number - 1) * self.per_page
+            previous = lines[start - 1] if start > 0 and self.event.byes else None
             context = self.common("", "games") | {
-                "rows": page_of_games(lines, number, self.per_page),
+                "rows": rows,
+                "rests_before": rests_before(rows, previous, self.event.byes),
                 "page_number": number,
                 "page_count": count,
                 "page_names": names,

@@ -13,7 +13,9 @@ multiprocessing's queue hands them to the pipe from a thread of its own);
 the child, started afresh and at a lower priority, reads the store and writes the pages. It refreshes the site
 when games were stored, at most once every `refresh_every` seconds and thirty times as long as its
 last refresh spent on the event-wide pages, but at least every ten seconds (games that end meanwhile
-are published together), and the live page's data at most once a second.
+are published together), and the live page's data at most once a second, and at least every
+`refresh_every` seconds (a heartbeat: the page says when the data stops coming, as when the run was
+killed together with this process).
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def publish(
     # second, and the site refreshed once more shows the event stopped; the process does not linger.
     runner = multiprocessing.parent_process()
     site = StoreSite(database, out, tournament_id, keep_open=True)
-    live = LiveGames(out)
+    live = LiveGames(out, heartbeat=refresh_every)
     site.played = live.played  # a game's page is made from the positions its referee went through
     wanted = True  # the site as it stands at the start (a resumed event)
     refreshed_at = -float("inf")
@@ -148,10 +150,11 @@ def publish(
             _refresh(site)  # one that failed is tried again after the next game
             wanted = False
             refreshed_at = time.monotonic()
+            live.paused(refreshed_at - now)  # no heartbeat meanwhile: the page waits this long too
             gap = next_gap(refreshed_at - now, site.pages_seconds, refresh_every)
         if live.due(time.monotonic()):
             _write_live(live)
-    live.games.clear()
+    live.ended()
     _write_live(live)
     _refresh(site)
     site.close()
@@ -187,4 +190,5 @@ def _write_live(live: LiveGames) -> None:
         live.write()
     except OSError as error:
         live.dirty = False
+        live.written_at = time.monotonic()  # the next heartbeat tries again, not the next loop
         print(f"arbiter: the live page's data was not written: {error}", file=sys.stderr)

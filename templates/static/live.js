@@ -2,6 +2,9 @@
 // once a second while an event runs. The data is a script setting one global value (a page opened
 // from the disk may load a script but not fetch a file), so it is loaded again, as a new script
 // element, every second. Names and engine text are shown with textContent, never as markup.
+// While the event runs the data is rewritten at least every couple of seconds and says how long to
+// wait for the next (stale_after); when no new data comes for that long (a run killed together with
+// its publisher writes no more), the page says so rather than show the last games as being played.
 (function () {
   "use strict";
 
@@ -72,11 +75,47 @@
     element.querySelector(".live-info").textContent = parts.join(" · ");
   }
 
+  // The data's time, and when this page first saw it (by the page's own clock, which may differ
+  // from the writer's): the data is stale once it has not changed for stale_after seconds.
+  var seen = null;
+
+  function pad(number) {
+    return (number < 10 ? "0" : "") + number;
+  }
+
+  function moment(date) {
+    var time = pad(date.getHours()) + ":" + pad(date.getMinutes());
+    if (date.toDateString() === new Date().toDateString()) {
+      return time;
+    }
+    return date.getFullYear() + "-" + pad(date.getMonth() + 1) + "-" + pad(date.getDate()) + " " + time;
+  }
+
+  // When the data stopped coming (a Date), or null while it comes or when no more is expected.
+  function staleSince(data) {
+    if (typeof data.stale_after !== "number" || typeof data.updated !== "number") {
+      return null;
+    }
+    var now = Date.now();
+    if (!seen || seen.updated !== data.updated) {
+      seen = { updated: data.updated, at: now, first: !seen };
+    }
+    var quiet = now - seen.at;
+    if (seen.first) {
+      // Until the data changes in front of it, the page goes by the data's own time too, so that
+      // data that stopped long ago is called stale at once, not after stale_after seconds.
+      quiet = Math.max(quiet, now - data.updated * 1000);
+    }
+    return quiet > data.stale_after * 1000 ? new Date(data.updated * 1000) : null;
+  }
+
   function render() {
     var data = window.arbiterLive;
     if (!data) {
       return;
     }
+    var stale = staleSince(data);
+    list.classList.toggle("stale", stale !== null);
     var running = {};
     data.games.forEach(function (game) {
       running[game.key] = true;
@@ -89,7 +128,9 @@
       }
     });
     if (state) {
-      var said = data.games.length
+      var said = stale
+        ? "No update since " + moment(stale) + " (the run may have stopped)."
+        : data.games.length
         ? data.games.length + (data.games.length === 1 ? " game" : " games") + " being played; updated every second."
         : "No game is being played now.";
       // A live region: a screen reader reads it out each time its text is set, so set only new words.

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from test_store_site import new_event, record
 
+from arbiter.report.live import LIVE_DATA
 from arbiter.report.publisher import Publisher
 from arbiter.report.site import MANIFEST
 
@@ -72,3 +73,37 @@ def test_ctrl_c_while_the_publisher_starts_leaves_it_to_publish_the_event(tmp_pa
     assert publisher.close() == 0, "the publisher went on"
     assert published_revision(site) == 1
     assert (site / "index.html").is_file()
+
+
+def live_data(site: Path) -> dict[str, object] | None:
+    try:
+        text = (site / LIVE_DATA).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    data: dict[str, object] = json.loads(text.partition("=")[2].strip().rstrip(";"))
+    return data
+
+
+def test_the_live_data_carries_a_heartbeat_while_the_run_lasts_and_none_once_it_ended(tmp_path: Path) -> None:
+    """Nothing moves (no game is being played), yet the live data is written again every refresh
+    interval, so that a page can tell a publisher that is gone from one with nothing to say; the last
+    data, at the end, tells the page to expect no more."""
+    database, site = tmp_path / "event.sqlite", tmp_path / "site"
+    tid, _ = new_event(database)
+    publisher = Publisher(database, site, tid, refresh_every=0.2)
+    publisher.start()
+    try:
+        times: set[object] = set()
+        waited = time.monotonic() + WAIT_SECONDS
+        while len(times) < 3 and time.monotonic() < waited:
+            data = live_data(site)
+            if data is not None and data.get("stale_after") is not None:
+                times.add(data["updated"])
+            time.sleep(0.05)
+        assert len(times) >= 3, "the live data was not written again while nothing moved"
+        assert data is not None and data["games"] == []
+        assert isinstance(data["stale_after"], float) and data["stale_after"] >= 5 * 0.2
+    finally:
+        assert publisher.close() == 0
+    last = live_data(site)
+    assert last is not None and last["games"] == [] and "stale_after" not in last
