@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from report_games import PlayedEvent, play_event
 from site_checks import crawl
-from test_report_browser import ARTIFACTS, Watch, board_on_page, browser, letters_of  # noqa: F401
+from test_report_browser import ARTIFACTS, Watch, board_on_page, browser, chromium, letters_of  # noqa: F401
 
 from arbiter.commands.serve import site_server
 from arbiter.notation.movetext import parse_hub

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_report_browser import ARTIFACTS, Watch, browser  # noqa: F401
+from test_report_browser import ARTIFACTS, Watch, browser, chromium  # noqa: F401
 
 from arbiter.report.live import LIVE_DATA
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_report_browser import browser  # noqa: F401
+from test_report_browser import browser, chromium  # noqa: F401
 
 from arbiter.store import TournamentStore
 from arbiter.tournament.stats import SprtSettings, sprt_wdl

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from site_checks import crawl
 from test_live_browser import NARROWEST_PHONE, assert_fits_the_narrowest_phone
-from test_report_browser import Watch, browser  # noqa: F401
+from test_report_browser import Watch, browser, chromium  # noqa: F401
 
 from arbiter.report.store_site import StoreSite
 from arbiter.store import RunStore
