@@ -25,6 +25,7 @@ class StoreVersionError(StoreError):
         self.path = path
         self.found = found
         self.expected = expected
+        self.detail = detail
         if found is None:
             what = f"{path}: not an arbiter database" + (f" ({detail})" if detail else "")
             message = f"{what}; expected an arbiter database of schema version {expected}"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from tournament_files import ARBITER, ENGINES, bundled, greedy_random_match, write_tournament
 
-from arbiter.store import PlayerEntry, RunStore, TournamentStatus
+from arbiter.store import PlayerEntry, RunStore, StoreVersionError, TournamentStatus
 from arbiter.store.run_lock import RunLock, lock_path, run_holds
 
 
@@ -41,10 +41,17 @@ def slow_match(database: Path, *flags: str) -> list[str]:
 
 
 def stored_games(database: Path) -> tuple[int, int]:
-    """(finished, unfinished) games in the database, 0s while it does not exist yet."""
+    """(finished, unfinished) games in the database, 0s while it does not exist yet: also while the
+    run has made the file but not yet its tables (SQLite makes the file first)."""
     if not database.exists():
         return 0, 0
-    with RunStore.open(database, create=False, read_only=True, check=False) as store:
+    try:
+        opened = RunStore.open(database, create=False, read_only=True, check=False)
+    except StoreVersionError as error:
+        if error.found is None and error.detail in ("the file is empty", "it has no tables"):
+            return 0, 0
+        raise
+    with opened as store:
         infos = store.tournaments()
         if not infos:
             return 0, 0
