@@ -19,11 +19,14 @@ charges the kernel's arrival stamp of the answer; on Linux both clocks are one: 
 the arrival, what is measured is the engine's send time T against the moment charged, the write itself
 included), what charging at the moment it is read (by the loop, or by a reader thread where there is no
 stamp) or at the event loop's handling would add instead
-(the designs before), the longest step of the event loop, the garbage collections, and the losses on
-time. ``--engine alphabeta`` (or any bundled engine) plays that engine
-against itself instead; its answers carry no send time.
+(the designs before), what each move was charged beyond the engine's own time (the engine also writes
+the moment its read of ``go`` returned: the rest is the arbiter writing ``go``, the system waking the
+engine, and the answer's way back), the longest step of the event loop, the garbage collections, and
+the losses on time. ``--debug`` keeps the engines' communication logs, as ``arbiter run --debug`` does.
+``--engine alphabeta`` (or any bundled engine) plays that engine against itself instead; its answers
+carry no send time.
 
-    python benchmarks/referee_overhead.py --concurrency 1 4 8 --games 400 --tc st=0.05
+    python benchmarks/referee_overhead.py --concurrency 1 4 8 --games 400 --tc st=0.05 [--debug]
     python benchmarks/referee_overhead.py --concurrency 2 --games 100 --tc st=0.5 --engine alphabeta
 """
 
@@ -145,12 +148,14 @@ async def run(games: int, variant: str, tc: str, engine: str) -> None:
 class Arrivals:
     """Wraps the Hub client's handling of ``done`` to note, for each answer that carries its send time,
     the seconds from the engine's send time to the moment charged (the arrival stamp), to the reader
-    thread's read, and to the loop handling the answer."""
+    thread's read, and to the loop handling the answer; and the seconds charged beyond the engine's own
+    time, from its read of ``go`` to its send time."""
 
     def __init__(self) -> None:
         self.added: list[float] = []  # the engine's send time to the charged arrival
         self.read: list[float] = []  # the engine's send time to its read (the loop's, or a reader thread's)
         self.handling: list[float] = []  # the engine's send time to the event loop handling the answer
+        self.beyond: list[float] = []  # charged, less the engine's own time (its read of go to its send)
         self.stamped = 0  # answers whose arrival was the kernel's stamp
         self._read_at: dict[float, float] = {}  # arrival -> the monotonic clock as it was read
         original = HubSearch._complete
@@ -169,9 +174,12 @@ class Arrivals:
         def complete(search: HubSearch, line: HubLine, at: float) -> None:
             handled = time.monotonic()
             read = self._read_at.pop(at, at)
-            sent = next((info.get("sent") for info in reversed(search._infos or ()) if "sent" in info), None)
-            if sent is not None:
+            info = next((info for info in reversed(search._infos or ()) if "sent" in info), None)
+            if info is not None:
+                sent = info["sent"]
                 self.added.append(max(0.0, at - float(sent)))
+                if "read" in info:
+                    self.beyond.append(search._elapsed(at) - (float(sent) - float(info["read"])))
                 self.read.append(max(0.0, read - float(sent)))
                 self.handling.append(max(0.0, handled - float(sent)))
                 self.stamped += read != at
@@ -200,15 +208,18 @@ class WhileGamesArePlayed(QuietObserver):
             self.pauses.detach()  # not the collections of reading the games back afterwards
 
 
-def event_file(folder: Path, games: int, concurrency: int, variant: str, tc: str, engine: str) -> Path:
+def event_file(
+    folder: Path, games: int, concurrency: int, variant: str, tc: str, engine: str, debug: bool = False
+) -> Path:
+    logged = "debug = true\n" if debug else ""
     if engine == "instant":
         entries = [
             f'[[engines]]\nname = "instant-{seat}"\n'
-            f'command = ["{sys.executable}", "{INSTANT_ENGINE}", "{seed}"]\n'
+            f'command = ["{sys.executable}", "{INSTANT_ENGINE}", "{seed}"]\n{logged}'
             for seat, seed in (("a", 1), ("b", 2))
         ]
     else:
-        entries = [f'[[engines]]\nname = "{engine}-{seat}"\nbundled = "{engine}"\n' for seat in "ab"]
+        entries = [f'[[engines]]\nname = "{engine}-{seat}"\nbundled = "{engine}"\n{logged}' for seat in "ab"]
     path = folder / "event.toml"
     path.write_text(
         f'name = "referee overhead"\nvariant = "{variant}"\ntime_control = "{tc}"\nformat = "match"\n'
@@ -228,19 +239,24 @@ def milliseconds(values: list[float]) -> str:
     )
 
 
-async def run_event(games: int, concurrency: int, variant: str, tc: str, engine: str) -> tuple[int, float]:
+async def run_event(
+    games: int, concurrency: int, variant: str, tc: str, engine: str, debug: bool = False
+) -> tuple[int, float]:
     """One event at ``concurrency``; prints its figures and returns (time forfeits, p99 added)."""
     arrivals = Arrivals()
     pauses = PauseLog()
     with tempfile.TemporaryDirectory() as folder:
-        config, engines = load_tournament(event_file(Path(folder), games, concurrency, variant, tc, engine))
+        event = event_file(Path(folder), games, concurrency, variant, tc, engine, debug)
+        config, engines = load_tournament(event)
         load_before = os.getloadavg()
         before = resource.getrusage(resource.RUSAGE_SELF)
         cpu_before = before.ru_utime + before.ru_stime
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         children_before = children.ru_utime + children.ru_stime
         with TournamentStore.open(config.database) as store, LoopSteps(measuring=False) as steps:
-            runner = TournamentRunner(config, engines, observer=WhileGamesArePlayed(steps, pauses, games))
+            observer = WhileGamesArePlayed(steps, pauses, games)
+            # The engines' logs as a run keeps them (the communication logs too, with --debug).
+            runner = TournamentRunner(config, engines, observer=observer, log_dir=Path(folder) / "logs")
             started = time.perf_counter()
             summary = await runner.run(store, handle_signals=False)
             elapsed = time.perf_counter() - started
@@ -280,6 +296,8 @@ async def run_event(games: int, concurrency: int, variant: str, tc: str, engine:
     )
     print(f"  (charged when it is read, it would add: {milliseconds(arrivals.read)})")
     print(f"  (charged when the loop handles it, it would add: {milliseconds(arrivals.handling)})")
+    beyond = milliseconds(arrivals.beyond)
+    print(f"  charged beyond the engine's own time (its read of go to its send): {beyond}")
     wall, cpu = steps.longest_wall, steps.longest_cpu
     print(
         f"  longest loop step: {wall.wall * 1000:.1f} ms wall, {wall.cpu * 1000:.1f} ms CPU ({wall.what}); "
@@ -289,14 +307,17 @@ async def run_event(games: int, concurrency: int, variant: str, tc: str, engine:
     return forfeits, percentile(arrivals.added, 0.99) if arrivals.added else 0.0
 
 
-async def run_events(games: int, levels: list[int], variant: str, tc: str, engine: str) -> None:
+async def run_events(
+    games: int, levels: list[int], variant: str, tc: str, engine: str, debug: bool = False
+) -> None:
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}"
     )
-    print(f"{games} {variant} games under '{tc}' between two '{engine}' engines, at each concurrency")
+    logged = ", communication logs kept (--debug)" if debug else ""
+    print(f"{games} {variant} games under '{tc}' between two '{engine}' engines, at each concurrency{logged}")
     for concurrency in levels:
-        forfeits, p99 = await run_event(games, concurrency, variant, tc, engine)
+        forfeits, p99 = await run_event(games, concurrency, variant, tc, engine, debug)
         if engine == "instant" and concurrency == 8:
             print(f"  goal (0 time forfeits at concurrency 8): {'met' if forfeits == 0 else 'NOT met'}")
         if engine == "instant" and concurrency == 4:
@@ -320,12 +341,20 @@ def main() -> None:
     parser.add_argument(
         "--concurrency", type=int, nargs="+", default=None, help="play events, N games at a time, for each N"
     )
+    parser.add_argument(
+        "--debug", action="store_true", help="with --concurrency: keep the engines' communication logs"
+    )
     args = parser.parse_args()
     # On the loop the commands play on (``arbiter.running.event_loop``), so the figures are theirs.
     if args.concurrency:
         event_loop.run(
             run_events(
-                args.games, args.concurrency, args.variant, args.tc or "st=0.05", args.engine or "instant"
+                args.games,
+                args.concurrency,
+                args.variant,
+                args.tc or "st=0.05",
+                args.engine or "instant",
+                args.debug,
             )
         )
     else:

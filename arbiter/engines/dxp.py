@@ -300,8 +300,9 @@ class DxpEngine(EngineClient):
         if len(moves) > game.played:
             seconds = round(time.monotonic() - self._last_move_at)
             self._engine_to_move = True
-            search._started = time.monotonic()  # before the write: the answer cannot come earlier
-            self._send(move_from_hub(moves[-1], max(seconds, 0)))
+            # Stamped by ``_send`` after its logging, just before the write: the answer cannot come
+            # earlier, and writing the comm log is not charged to the engine.
+            search._started = self._send(move_from_hub(moves[-1], max(seconds, 0)))
             game.played += 1
         return search
 
@@ -413,7 +414,8 @@ class DxpEngine(EngineClient):
             writer.write(stop)
             writer.close()
 
-    def _send(self, message: DxpMessage) -> None:
+    def _send(self, message: DxpMessage) -> float:
+        """Write a message; the monotonic time just before the write, once the message is logged."""
         self._check_usable()
         if self._writer is None or self._writer.is_closing():
             raise self._fail(self._gone_fault())
@@ -422,7 +424,9 @@ class DxpEngine(EngineClient):
         self.comm_log.sent(data.rstrip(b"\0").decode("ascii", "backslashreplace"))
         if self._messages is not None:
             self._messages.command_sent()
+        at = time.monotonic()
         self._writer.write(data)
+        return at
 
     def _output_unread(self) -> bool:
         return self._messages is not None and self._messages.unread()

@@ -281,9 +281,9 @@ class HubEngine(EngineClient):
             raise ValueError(f"not a search mode: {mode!r}")
         go = f"go {mode} draw-offered" if draw_offered else f"go {mode}"
         text = f"{line}\n{level_line(level)}\n{go}"
-        # Stamped before the write: the answer, stamped on its arrival, can never come earlier.
-        started = time.monotonic()
-        self._put(text)  # checked usable above, with nothing awaited since
+        # Stamped by ``_put`` after its logging, just before the write: the answer, stamped on its
+        # arrival, can never come earlier, and writing the comm log is not charged to the engine.
+        started = self._put(text)  # checked usable above, with nothing awaited since
         search = self._search = HubSearch(self, started)
         return search
 
@@ -330,15 +330,19 @@ class HubEngine(EngineClient):
         self._check_usable()
         self._put(text)
 
-    def _put(self, text: str) -> None:
-        """Write to an engine known to be usable."""
+    def _put(self, text: str) -> float:
+        """Write to an engine known to be usable; the monotonic time just before the write, once the
+        text is logged (a search is charged from then: the comm log's file or echo is the arbiter's)."""
         process = self._process
         assert process is not None
         if logger.isEnabledFor(DEBUG):
             logger.debug("%s < %s", self.name, text)
         self.comm_log.sent(text)
-        if not process.write(text.encode() + b"\n"):
+        data = text.encode() + b"\n"
+        at = time.monotonic()
+        if not process.write(data):
             raise self._fail(self._gone_fault())
+        return at
 
     async def _next(self, deadline: float) -> HubLine | None:
         return await self._inbox.get(deadline)

@@ -77,9 +77,11 @@ def test_checkerboard_roundtrip_benchmark_runs_on_the_test_engine(tmp_path: Path
 
 
 def test_referee_overhead_benchmark_runs_an_event_at_a_concurrency(tmp_path: Path) -> None:
-    args = ["--concurrency", "2", "--games", "2", "--tc", "st=1"]
+    args = ["--concurrency", "2", "--games", "2", "--tc", "st=1", "--debug"]
     out = run_benchmark("referee_overhead", *args, cwd=tmp_path)
     assert "added between the engine's send time and the arrival charged" in out and "time forfeits" in out
+    beyond = next(line for line in out.splitlines() if "charged beyond the engine's own time" in line)
+    assert "median" in beyond, "the instant engine's read times came back with its answers"
 
 
 def test_match_startup_benchmark_runs_a_match_of_this_tree_beside_another_checkout(tmp_path: Path) -> None:
