@@ -130,7 +130,7 @@ def test_a_first_move_sent_right_behind_the_acceptance_is_not_charged_the_delaye
         engine = DxpEngine(config, stderr_log=tmp_path / "dxp.log")
         await engine.open("international")
         first_moves = []
-        for _ in range(4):
+        for _ in range(6):
             result = await engine.search(INTERNATIONAL_START, [], Clock(150, moves=40))
             first_moves.append(result.elapsed)
             await engine.new_game()
@@ -139,8 +139,9 @@ def test_a_first_move_sent_right_behind_the_acceptance_is_not_charged_the_delaye
         return first_moves
 
     first_moves = asyncio.run(scenario())
-    # The median of the later games: a single slow moment of a busy machine does not decide it.
-    assert sorted(first_moves[1:])[1] < 0.02, first_moves
+    # Held for a delayed ACK, every later game's first move takes the kernel's floor of 40 ms at least;
+    # the fastest of them says whether it was held, which no slow moment of a busy machine can fake.
+    assert min(first_moves[1:]) < 0.02, first_moves
 
 
 @pytest.mark.parametrize("mode", MODES)
