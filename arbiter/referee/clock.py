@@ -24,9 +24,10 @@ How time is kept (one ``PlayerClock`` per side):
 - **ACF jump limits** (only when the control has them, as ``acf`` does): when the mover must capture,
   the move is due within 1 minute if there is only one way to capture, 5 minutes if there are several
   (scaled). At that limit the referee calls "Time" (``MoveBudget.time_call_at``: it sends ``stop`` and
-  records a warning); a move that has not arrived one more (scaled) minute later is lost for improper
-  delay. The main clock keeps running during a jump move: whichever deadline comes first decides, and
-  running out of the main clock is always a loss on ``time``.
+  records a warning); a move that has not arrived one more (scaled) minute after the call is lost for
+  improper delay (``PlayerClock.time_called``: a call the referee made late, held up by a busy
+  machine, moves that deadline with it). The main clock keeps running during a jump move: whichever
+  deadline comes first decides, and running out of the main clock is always a loss on ``time``.
 - **What the engine is told** (``MoveBudget.told``) is its true remaining clock (before the increment,
   as above) with the moves left in the period, capped by the jump limit when one applies, so an engine
   that manages its time never hears "Time". The cap is told as ``moves=1 time=<jump limit> inc=0``:
@@ -155,6 +156,10 @@ class PlayerClock:
         self._available: float | None = None
         self._call_after: float | None = None
         self._forfeit_after: float | None = None
+        # Of a move with a jump limit: the main clock's deadline and the grace after "Time", from which
+        # the loss for improper delay is worked out again when "Time" is called late.
+        self._main_deadline: float | None = None
+        self._grace = 0.0
         # The move count and scaled increment of the stage in force, looked up again only when a period
         # is completed.
         self._period_moves: int | None = None
@@ -274,7 +279,23 @@ class PlayerClock:
         self._available = available
         self._call_after = call_after
         self._forfeit_after = forfeit_after
+        if jump_limit is not None:
+            self._main_deadline, self._grace = main_deadline, grace
         return budget
+
+    def time_called(self, after: float) -> None:
+        """The referee called "Time" ``after`` seconds into the move. The grace before the loss for
+        improper delay runs from the call, as the rule says: called late (the referee held up by a busy
+        machine), the engine keeps its whole grace. The budget's deadline, and which loss it is, move
+        with it; the main clock's deadline does not."""
+        budget, call_after = self._budget, self._call_after
+        if budget is None or call_after is None or after <= call_after:
+            return
+        forfeit_after, reason = _first_deadline(self._main_deadline, after + self._grace + self.margin)
+        assert forfeit_after is not None  # a jump limit's grace ends at the latest
+        self._forfeit_after = forfeit_after
+        budget.forfeit_at = budget.started_at + forfeit_after
+        budget.forfeit_reason = reason
 
     def finish_move(self, elapsed: float) -> MoveOutcome:
         """The move arrived ``elapsed`` seconds after ``start_move``: charge it and judge it."""

@@ -380,6 +380,9 @@ class Referee:
                 result = await handle.wait_until(time_call_at)
                 if result is None:
                     turn.time_called = True  # set first: the warning stands even if the engine then fails
+                    # The grace runs from the call: any delay in making it is not the engine's.
+                    self.clocks[turn.color].time_called(time.monotonic() - turn.shift - budget.started_at)
+                    forfeit_at = turn.deadline(budget.forfeit_at)
                     await handle.stop()
             if result is None and forfeit_at is not None:
                 result = await handle.wait_until(forfeit_at)

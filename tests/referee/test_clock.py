@@ -331,6 +331,57 @@ def test_the_margin_extends_the_improper_delay_deadline_too() -> None:
     assert not play(clock("acf margin=0.5"), 120.4, jump=ONE_WAY).lost
 
 
+def test_the_grace_after_time_runs_from_a_late_call_so_the_engine_keeps_all_of_it() -> None:
+    # "Time" called 0.7 s after the limit (the referee held up): the minute after it ends 0.7 s later.
+    player = clock("acf")
+    budget = player.start_move(now=10.0, jump=ONE_WAY)
+    player.time_called(60.7)
+    assert budget.forfeit_at == 10.0 + 120.7
+    assert budget.forfeit_reason is ClockLoss.IMPROPER_DELAY
+    assert not player.finish_move(120.5).lost
+
+
+def test_a_late_call_of_time_still_loses_a_move_a_minute_after_it() -> None:
+    player = clock("acf")
+    player.start_move(now=0.0, jump=ONE_WAY)
+    player.time_called(60.7)
+    outcome = player.finish_move(120.8)
+    assert outcome.loss is ClockLoss.IMPROPER_DELAY
+    player = clock("acf")
+    player.start_move(now=0.0, jump=ONE_WAY)
+    player.time_called(60.7)
+    expired = player.expire()
+    assert expired.loss is ClockLoss.IMPROPER_DELAY
+    assert expired.elapsed == pytest.approx(120.7)
+
+
+def test_time_called_on_time_or_without_a_jump_limit_moves_no_deadline() -> None:
+    player = clock("acf")
+    budget = player.start_move(now=0.0, jump=ONE_WAY)
+    player.time_called(60.0)
+    assert budget.forfeit_at == 120.0
+    quiet = clock("acf")
+    budget = quiet.start_move(now=0.0)
+    quiet.time_called(70.0)
+    assert budget.forfeit_at == 3600.0
+    assert budget.forfeit_reason is ClockLoss.TIME
+
+
+def test_a_late_call_of_time_never_moves_the_main_clock_deadline() -> None:
+    player = clock("acf")
+    for _ in range(29):
+        play(player, 118.5)
+    assert player.remaining == 163.5
+    budget = player.start_move(now=0.0, jump=ONE_WAY)
+    assert budget.forfeit_at == 120.0
+    assert budget.forfeit_reason is ClockLoss.IMPROPER_DELAY
+    # Called 60 s late, the grace would end at 180 s; the main clock falls at 163.5 s first.
+    player.time_called(120.0)
+    assert budget.forfeit_at == 163.5
+    assert budget.forfeit_reason is ClockLoss.TIME
+    assert player.finish_move(170.0).loss is ClockLoss.TIME
+
+
 def test_the_main_clock_still_runs_during_a_jump_move() -> None:
     player = clock("acf")
     for _ in range(29):

@@ -9,7 +9,9 @@ referee may wait, so a referee that waited for the late move would be seen doing
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -18,8 +20,11 @@ from referee_games import game_setup, play, received, scripted, slow_on_capture
 from arbiter.notation.pdn import read_pdn_text
 from arbiter.notation.pdn_writer import format_game
 from arbiter.publishing.pdn_export import record_pdn_game
+from arbiter.referee.observer import GameObserver
 from arbiter.referee.record import GameRecord, Termination, Winner
+from arbiter.referee.session import play_game_from_configs
 from arbiter.referee.settings import RefereeRules
+from arbiter.rules import Position
 
 ACF = "acf scale=0.005"
 ONE_WAY = "W:W22:B18"  # White must capture, and 22x15 is the only way (it takes Black's last piece)
@@ -69,16 +74,46 @@ def test_no_move_one_scaled_minute_after_time_loses_for_improper_delay(tmp_path:
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.IMPROPER_DELAY)
     assert record.plies == 0
-    assert record.outcome.reason == (
-        "Black wins: White lost for improper delay: Time was called at the jump limit of 0.300 s "
-        "and no move came (0.600 s allowed)"
-    )
+    # The grace runs from the call, made as the referee's timer fired: a hair after the limit.
+    assert re.fullmatch(
+        r"Black wins: White lost for improper delay: Time was called at the jump limit of 0\.300 s "
+        r"and no move came \(0\.6\d\d s allowed\)",
+        record.outcome.reason,
+    ), record.outcome.reason
     # "Time" is on record although no move followed it (and then, as the engine still sleeps on its
     # search, that it did not exit after `quit`).
     assert record.warnings[0] == "White, ply 1: Time: called at the jump limit of 0.300 s; no move came"
     assert all("after quit; terminated" in warning for warning in record.warnings[1:])
     assert received(log, "stop")[0] == "stop"
     assert 0.6 <= game_seconds(record) < 2.0
+
+
+class _HeldUpAtTheCall(GameObserver):
+    """Holds the referee's event loop up from 0.45 s to 0.95 s after the first ``go`` (the game is
+    announced just after it is written), over the moment "Time" is due at 0.6 s, as a busy machine
+    may: the call is made some 0.35 s late."""
+
+    def game_started(self, record: GameRecord, position: Position) -> None:
+        asyncio.get_running_loop().call_later(0.45, time.sleep, 0.5)
+
+
+def test_the_grace_after_time_runs_from_the_call_so_a_late_call_costs_the_engine_nothing(
+    tmp_path: Path,
+) -> None:
+    # Under acf scale=0.01 Time is due at 0.6 s and the grace ends 0.6 s after the call: at 1.2 s had
+    # it been on time, at about 1.55 s as it is made late. The capture comes at 1.35 s.
+    log = tmp_path / "white.log"
+    white = slow_on_capture("white", 1.35, "--log", str(log))
+    setup = game_setup("acf scale=0.01", fen=PLAYS_ON, rules=FOUR_PLIES)
+    record = asyncio.run(play_game_from_configs(setup, white, scripted("black"), observer=_HeldUpAtTheCall()))
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.MAX_LENGTH), (
+        record.outcome.reason
+    )
+    capture = record.moves[0]
+    assert capture.text == "22x15"
+    assert capture.warnings[0].startswith("Time: called at the jump limit of 0.600 s; the move came after ")
+    assert received(log, "stop") == ["stop"]
 
 
 def test_an_engine_that_stops_when_time_is_called_keeps_playing(tmp_path: Path) -> None:
@@ -121,10 +156,12 @@ def test_several_ways_to_capture_lose_for_improper_delay_one_scaled_minute_after
     record = play(game_setup(ACF, fen=SEVERAL_WAYS), slow_on_capture("white", 6), scripted("black"))
     assert record.outcome is not None
     assert (record.winner, record.outcome.termination) == (Winner.BLACK, Termination.IMPROPER_DELAY)
-    assert record.outcome.reason == (
-        "Black wins: White lost for improper delay: Time was called at the jump limit of 1.500 s "
-        "and no move came (1.800 s allowed)"
-    )
+    # The grace runs from the call, made as the referee's timer fired: a hair after the limit.
+    assert re.fullmatch(
+        r"Black wins: White lost for improper delay: Time was called at the jump limit of 1\.500 s "
+        r"and no move came \(1\.8\d\d s allowed\)",
+        record.outcome.reason,
+    ), record.outcome.reason
     # Then, as the engine still sleeps on its search, that it did not exit after `quit`.
     assert record.warnings[0] == "White, ply 1: Time: called at the jump limit of 1.500 s; no move came"
     assert all("after quit; terminated" in warning for warning in record.warnings[1:])
