@@ -150,7 +150,9 @@ def _estimate(
         elo=elo,
         lower=lower,
         upper=upper,
-        los=_normal_los(mean, variance / count) if los is None else los,
+        los=(_normal_los(mean, variance / count) if variance > 0.0 else _no_spread_los(mean, count))
+        if los is None
+        else los,
         score=mean,
         count=count,
         model=model,
@@ -170,6 +172,14 @@ def _normal_los(mean: float, variance_of_mean: float) -> float:
     if variance_of_mean == 0.0:
         return 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
     return 1.0 - NormalDist(mean, math.sqrt(variance_of_mean)).cdf(0.5)
+
+
+def _no_spread_los(mean: float, count: int) -> float:
+    """The LOS of `count` observations (pairs) that all scored `mean`: the normal approximation has no
+    spread there and would claim certainty (one won pair: 100 %). Counted instead as the LOS of single
+    games counts wins and losses, each observation above 1/2 a win and below a loss, so one pair of a
+    win and a draw reads as those two games do (84 %)."""
+    return los_from_wdl(count if mean > 0.5 else 0, count if mean < 0.5 else 0)
 
 
 def los_from_wdl(wins: int, losses: int) -> float:

@@ -123,6 +123,21 @@ def test_elo_needs_games_and_counts_cannot_be_negative() -> None:
         elo_from_wdl(1, -1, 0)
 
 
+def test_pairs_that_all_scored_alike_claim_no_certainty_in_the_likelihood_of_superiority() -> None:
+    # With no spread the normal approximation would say 100 % after one won pair. Counted as single
+    # games count wins and losses instead: one pair of a win and a draw reads as those two games do.
+    assert elo_from_pentanomial(Pentanomial(wd=1)).los == pytest.approx(los_from_wdl(1, 0))
+    assert elo_from_pentanomial(Pentanomial(wd=1)).los == pytest.approx(0.8413, abs=1e-4)
+    assert elo_from_pentanomial(Pentanomial(ww=4)).los == pytest.approx(los_from_wdl(4, 0))
+    assert elo_from_pentanomial(Pentanomial(ld=3)).los == pytest.approx(los_from_wdl(0, 3))
+    assert elo_from_pentanomial(Pentanomial(dd=10)).los == 0.5
+    assert elo_from_pentanomial(Pentanomial(wl=2, dd=3)).los == 0.5
+    # A sample with spread keeps the normal approximation: pair scores 0.5 (three) and 0.75 (one),
+    # mean 0.5625, variance (3 * 0.0625^2 + 0.1875^2) / 4 = 0.01171875.
+    spread = elo_from_pentanomial(Pentanomial(dd=3, wd=1))
+    assert spread.los == pytest.approx(1 - NormalDist(0.5625, math.sqrt(0.01171875 / 4)).cdf(0.5))
+
+
 # 20 pairs: LL 1, LD 3, WL 2, DD 8, WD 5, WW 1.
 PENTA = Pentanomial(ll=1, ld=3, wl=2, dd=8, wd=5, ww=1)
 
