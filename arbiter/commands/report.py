@@ -23,7 +23,9 @@ def report_command(
 ) -> None:
     """Write the site of a tournament: standings, crosstable, ratings, every game to replay, PDN.
 
-    Run again on the same folder, it writes what the games stored since its last run changed."""
+    Run again on the same folder, it writes what the games stored since its last run changed. Into a
+    folder holding the site of another event, it removes that site's files its own lacks (only files
+    an earlier build wrote: the folder's other files stay)."""
     # The site's modules (templates, the ORM) load only when a site is written.
     from arbiter.report import SiteError
     from arbiter.report.store_site import StoreSite
@@ -49,10 +51,13 @@ def report_command(
         raise typer.Exit(1) from None
     if site.schedule_note:
         typer.echo(f"warning: {database}: {site.schedule_note}; only the stored games are listed", err=True)
+    if site.left_note:
+        typer.echo(f"warning: {site.left_note}", err=True)
     played, total = site.games
+    removed = f"; {built.removed} files of the earlier site removed" if built.removed else ""
     typer.echo(
         f"{out / 'index.html'}: {site.event_name}, {played} of {total} games "
-        f"({built.games_written} game pages written, {built.games_kept} unchanged)"
+        f"({built.games_written} game pages written, {built.games_kept} unchanged{removed})"
     )
 
 

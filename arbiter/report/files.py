@@ -14,12 +14,20 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 _UNSAFE = re.compile(r"[^a-z0-9]+")
 _UNSAFE_KEY = re.compile(r"[^A-Za-z0-9._-]+")
 SLUG_CHARS = 40
+# The names of a site's own files (`PageWriter`, `write_game_page`, `LiveGames`): a build removes a file
+# an earlier one wrote only if its name has this shape, whatever the folder's record says of it.
+_SITE_FILE = re.compile(
+    r"(?:index|live|openings|games(?:-[0-9]+)?)\.html|event\.pdn|live-data\.js"
+    r"|(?:engines|openings)/[A-Za-z0-9._-]+\.html|games/[A-Za-z0-9._-]+\.(?:html|pdn)|static/[a-z]+\.(?:css|js)"
+)
+SITE_FOLDERS = ("engines", "games", "openings", "static")
+_GENERATOR = b'<meta name="generator" content="arbiter">'
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
@@ -77,6 +85,67 @@ def remove_stale_temporaries(folder: Path, older_than: float = 60.0) -> int:
                 path.unlink()
                 removed += 1
     return removed
+
+
+def is_site_file(relative: str) -> bool:
+    """Whether `relative` (a path in a site's folder, with ``/``) names a file of a site's own layout."""
+    return _SITE_FILE.fullmatch(relative) is not None
+
+
+def site_files_in(folder: Path, besides: Collection[str] = ()) -> list[str]:
+    """The files in the site's `folder` that look like a site's own (of its layout, and a page with
+    the generator's mark: `templates/base.html`), other than `besides`."""
+    found: list[str] = []
+    for prefix in ("", *(f"{name}/" for name in SITE_FOLDERS)):
+        try:
+            entries = list(os.scandir(folder / prefix))
+        except OSError:  # no such folder
+            continue
+        names = (prefix + entry.name for entry in entries if entry.is_file(follow_symlinks=False))
+        found += [
+            name for name in names if name not in besides and is_site_file(name) and _marked(folder / name)
+        ]
+    return sorted(found)
+
+
+def _marked(path: Path) -> bool:
+    if path.suffix != ".html":
+        return True
+    try:
+        with path.open("rb") as stream:
+            return _GENERATOR in stream.read(2048)
+    except OSError:
+        return False
+
+
+def remove_site_files(folder: Path, names: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Remove the files `names` (paths in the site's `folder`) and the site's subfolders that this
+    leaves empty; return (the files removed, those that could not be). A name not of a site's own
+    layout (`is_site_file`), a link and anything outside the folder are left alone."""
+    root = folder.resolve()
+    removed: list[str] = []
+    failed: list[str] = []
+    for name in sorted(names):
+        path = folder / name
+        if (
+            not is_site_file(name)
+            or path.is_symlink()
+            or not path.is_file()
+            or root not in path.resolve().parents
+        ):
+            continue
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            failed.append(name)
+            continue
+        removed.append(name)
+    for subfolder in {name.partition("/")[0] for name in removed if "/" in name}:
+        with contextlib.suppress(OSError):  # not empty: the new site's files, or the user's
+            (folder / subfolder).rmdir()
+    return removed, failed
 
 
 def short_hash(text: str) -> str:

@@ -128,9 +128,13 @@ class PageWriter:
             board = board_svg(variant.geometry, "e" * variant.geometry.square_count, label="board")
         self.render("live.html", "live.html", self.common("", "live") | {"board": board})
         if not (self.out / LIVE_DATA).is_file():
-            self.write(LIVE_DATA, live_script({"updated": None, "games": []}))
+            self.no_live_games()
         else:
             self.written.append(LIVE_DATA)
+
+    def no_live_games(self) -> None:
+        """The live page's data saying that no game is being played (and none will be)."""
+        self.write(LIVE_DATA, live_script({"updated": None, "games": []}))
 
     def games_pages(self, lines: Sequence[Line], numbers: Iterable[int] | None = None) -> None:
         """Pages `numbers` (from 1; all of them by default) of the list of every game, in playing order."""

@@ -183,6 +183,9 @@ def _refresh(site: StoreSite) -> None:
         site.refresh()
     except Exception as error:  # a site that cannot be written must not stop the event
         print(f"arbiter: the site was not refreshed: {error}", file=sys.stderr)
+        return
+    if site.left_note:
+        print(f"arbiter: warning: {site.left_note}", file=sys.stderr)
 
 
 def _write_live(live: LiveGames) -> None:

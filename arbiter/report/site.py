@@ -35,12 +35,14 @@ MANIFEST = ".arbiter-site.json"
 
 @dataclass(frozen=True)
 class SiteBuild:
-    """What a build did: where, how many game pages it wrote and how many it kept as they were."""
+    """What a build did: where, how many game pages it wrote and how many it kept as they were, how
+    many files the site has and how many files of an earlier build it removed (its site lacks them)."""
 
     out_dir: Path
     games_written: int
     games_kept: int
     files: int
+    removed: int = 0
 
 
 class _Builder:
@@ -85,18 +87,21 @@ class _Builder:
             return {}
         return {str(name): str(value) for name, value in data["files"].items()}
 
-    def _save_manifest(self) -> None:
+    def _save_manifest(self) -> int:
         # Files of the last build that this one did not write (a game or player gone) are removed,
         # so no page links to them and none is left behind.
         for relative in self.writer.written:
             self.manifest.setdefault(relative, "")
         root = self.out.resolve()
+        removed = 0
         for stale in set(self.previous) - set(self.manifest):
             path = (self.out / stale).resolve()
-            if root in path.parents:  # never anything outside the site, whatever the manifest says
+            if root in path.parents and path.is_file():  # never anything outside the site
                 path.unlink(missing_ok=True)
+                removed += 1
         data = {"files": self.manifest}
         write_atomic(self.out / MANIFEST, json.dumps(data, indent=0, sort_keys=True))
+        return removed
 
     def build(self) -> SiteBuild:
         self.out.mkdir(parents=True, exist_ok=True)
@@ -106,8 +111,14 @@ class _Builder:
         self.writer.write(EVENT_PDN, event_pdn(texts))
         self.writer.games_pages(self.lines)
         self.writer.event_pages()
-        self._save_manifest()
-        return SiteBuild(out_dir=self.out, games_written=written, games_kept=kept, files=len(self.manifest))
+        removed = self._save_manifest()
+        return SiteBuild(
+            out_dir=self.out,
+            games_written=written,
+            games_kept=kept,
+            files=len(self.manifest),
+            removed=removed,
+        )
 
     # --- game pages -----------------------------------------------------------------------------------
 

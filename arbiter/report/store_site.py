@@ -11,6 +11,12 @@ event-wide pages from counts kept game by game (`Tallies`). A `StoreSite` kept b
 (the publisher of a running event) keeps those counts, so it reads the changed lines only; a new one
 reads them all once, a batch at a time.
 
+The folder may hold other files than the site's (a README, a CNAME): only files the site's builds
+wrote are ever removed, and they are on the folder's record (``.arbiter-site-files``, a name a line).
+A refresh adds the files it wrote first; a full build (`--full`, or over the site of another event)
+removes the files on the record that its site lacks, such as the pages of another event's engines and
+games. A folder written by an arbiter that kept no record is left as it is (`left_in_place`).
+
 Memory does not grow with the games: a build reads the games a batch at a time and writes their
 pages as it goes; the games list reads the lines of the games on each page it writes; what is held
 is the plan and the keys of games it lacks. A game page links to the game stored before it (and to
@@ -32,7 +38,14 @@ from typing import overload
 from arbiter.referee.game import identity_fields
 from arbiter.referee.record import Winner
 from arbiter.report.event_pages import GAMES_PER_PAGE
-from arbiter.report.files import engine_slugs, page_key, remove_stale_temporaries, write_atomic
+from arbiter.report.files import (
+    engine_slugs,
+    page_key,
+    remove_site_files,
+    remove_stale_temporaries,
+    site_files_in,
+    write_atomic,
+)
 from arbiter.report.from_store import Schedule, load_schedule
 from arbiter.report.game_page import EVENT_PDN, GameJob, Neighbour
 from arbiter.report.inputs import EventInfo, GameEntry, OpeningInfo
@@ -46,6 +59,12 @@ from arbiter.report.templating import code_fingerprint, templates_dir
 from arbiter.store import GameLine, RunStore, StoredGame
 from arbiter.tournament.piece_scoring import winner_pieces
 from arbiter.tournament.sprt_status import SprtStatus, match_sprt_status
+
+RECORD = ".arbiter-site-files"
+_RECORD_HEADER = (
+    "# The files arbiter wrote into this folder for its site, one a line. A build of another event\n"
+    "# removes those its own site does not have; no other file in the folder is ever removed.\n"
+)
 
 
 @dataclass
@@ -61,6 +80,9 @@ class _Published:
     top_id: int
     """The highest game row id published: a changed game at or below it was published before (a game
     stopped without a result, played again), so the event's PDN is written again, not appended to."""
+    created: str = ""
+    """When the tournament was created: a database made anew at the same path, whose tournament has
+    the same id, holds another event ("" in the manifest of an arbiter that did not keep it)."""
 
     @classmethod
     def load(cls, out: Path) -> _Published | None:
@@ -72,6 +94,40 @@ class _Published:
 
     def save(self, out: Path) -> None:
         write_atomic(out / MANIFEST, json.dumps({"store": self.__dict__}, indent=0, sort_keys=True))
+
+    def same_event(self, other: _Published) -> bool:
+        """Whether `other` is a build of this one's event, as far as the two tell (a manifest without
+        the creation time may be of that event)."""
+        same = (self.database, self.tournament) == (other.database, other.tournament)
+        return same and (self.created == other.created or not (self.created and other.created))
+
+
+def _recorded_files(out: Path) -> set[str] | None:
+    """The files the folder's record (`RECORD`) says the site's builds wrote, with those `build_site`
+    lists in its manifest; None when there is neither (a new folder, or one an older arbiter wrote)."""
+    found: set[str] | None = None
+    try:
+        text = (out / RECORD).read_text(encoding="utf-8")
+        found = {line for line in text.splitlines() if line and not line.startswith("#")}
+    except (OSError, UnicodeDecodeError):
+        pass
+    try:
+        listed = json.loads((out / MANIFEST).read_text(encoding="utf-8"))["files"]
+        if isinstance(listed, dict):
+            found = (found or set()) | {str(name) for name in listed}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return found
+
+
+def _record(out: Path, names: set[str], *, adding: bool) -> None:
+    """Write `names` as the folder's record of the site's files or, when `adding`, add them to it."""
+    lines = "".join(f"{name}\n" for name in sorted(names))
+    if adding:
+        with (out / RECORD).open("a", encoding="utf-8") as stream:
+            stream.write(lines)
+    else:
+        write_atomic(out / RECORD, _RECORD_HEADER + lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +233,22 @@ class StoreSite:
         self.pages_seconds = 0.0
         """Seconds the last refresh spent on the pages and PDN of the games it wrote (the rest went to
         the event-wide pages, which every refresh writes again)."""
+        self._recorded: set[str] | None = None
+        """The folder's record of the site's files, as this site last read or wrote it."""
+        self.left_in_place: list[str] = []
+        """Files of an earlier site that the last refresh's site lacks and left where they are: the
+        arbiter that wrote them kept no record of its files, so they cannot be told from the user's."""
+
+    @property
+    def left_note(self) -> str | None:
+        """What to tell the user of `left_in_place`, in one line; None when nothing was left."""
+        left = self.left_in_place
+        if not left:
+            return None
+        return (
+            f"{self.out}: {len(left)} files of an earlier site left in place (such as {left[0]}): the "
+            "arbiter that wrote them kept no record of its files; delete them by hand if they are not wanted"
+        )
 
     @property
     def schedule_note(self) -> str | None:
@@ -196,6 +268,7 @@ class StoreSite:
         of something else (or of other code); otherwise what changed since its last build."""
         first = self._schedule is None
         self.pages_seconds = 0.0
+        self.left_in_place = []
         if first and self.out.is_dir():
             remove_stale_temporaries(self.out)  # left by a build that was killed half way
         with self._opened(check=first) as store:
@@ -206,30 +279,35 @@ class StoreSite:
             assert self._schedule is not None
             tournament = self._schedule.info.id
             self._decided_sprt = self._sprt_decision(store, tournament)
-            published = None if full else _Published.load(self.out)
+            now = _Published(
+                database=str(self.database.resolve()),
+                tournament=tournament,
+                code=self.code,
+                per_page=self.per_page,
+                revision=0,
+                top_id=0,
+                created=self._schedule.info.created_at.isoformat(),
+            )
+            earlier = _Published.load(self.out)
+            published = None if full else earlier
             if published is not None and (
-                published.database != str(self.database.resolve())
-                or published.tournament != tournament
+                not published.same_event(now)
+                or published.created != now.created  # not known to be of this event
                 or published.code != self.code
                 or published.per_page != self.per_page
                 or not (self.out / EVENT_PDN).is_file()
+                or not (self.out / RECORD).is_file()  # an older arbiter's site: built anew, and recorded
             ):
                 published = None
             self._read_changes(store, tournament, None if published is None else published.revision)
             if published is not None and published.revision > self._revision:
                 published = None
             if published is None:
-                build = self._full(store, tournament)
+                another = earlier is not None and not earlier.same_event(now)
+                build = self._full(store, tournament, another_event=another, earlier_site=earlier is not None)
             else:
                 build = self._incremental(store, tournament, published)
-        _Published(
-            database=str(self.database.resolve()),
-            tournament=tournament,
-            code=self.code,
-            per_page=self.per_page,
-            revision=self._revision,
-            top_id=self._top_id,
-        ).save(self.out)
+        replace(now, revision=self._revision, top_id=self._top_id).save(self.out)
         self._fresh = []
         return build
 
@@ -378,7 +456,13 @@ class StoreSite:
         )
         return PageWriter(self.out, summary, slugs, has_openings, self.per_page)
 
-    def _full(self, store: RunStore, tournament: int) -> SiteBuild:
+    def _full(
+        self, store: RunStore, tournament: int, *, another_event: bool, earlier_site: bool
+    ) -> SiteBuild:
+        """Every page; then the files of the earlier build (on the folder's record) that this site
+        lacks are removed. With `another_event` the folder held another event's site, whose live page
+        data would show that event's games."""
+        recorded = _recorded_files(self.out)  # the earlier build's, read before this one writes
         self.out.mkdir(parents=True, exist_ok=True)
         writer = self._writer()
         writer.static()
@@ -386,8 +470,19 @@ class StoreSite:
             writer, self._games_since(store, tournament), append=False, count=self._played, previous=None
         )
         writer.games_pages(_GamesList(self._planned, self._extras, store, tournament))
+        if another_event:
+            writer.no_live_games()
         writer.event_pages()
-        return SiteBuild(self.out, written, 0, len(writer.written) + 2 * written)
+        files = set(writer.written)
+        removed: list[str] = []
+        if recorded is not None:
+            removed, kept = remove_site_files(self.out, recorded - files)
+            files |= set(kept)  # still on the record: a later build tries again
+        elif earlier_site:
+            self.left_in_place = site_files_in(self.out, besides=files)
+        _record(self.out, files, adding=False)
+        self._recorded = files
+        return SiteBuild(self.out, written, 0, len(set(writer.written)), len(removed))
 
     def _incremental(self, store: RunStore, tournament: int, published: _Published) -> SiteBuild:
         writer = self._writer()
@@ -408,7 +503,15 @@ class StoreSite:
         writer.games_pages(_GamesList(self._planned, self._extras, store, tournament), pages)
         opened = [game.opening for game in fresh if game.opening is not None]
         writer.event_pages(openings=opened)
-        return SiteBuild(self.out, written, self._played - written, len(writer.written) + 2 * written)
+        # The files it wrote that are new to the record, on it before the manifest says they are
+        # published: a refresh that stops in between writes them again.
+        if self._recorded is None:
+            self._recorded = _recorded_files(self.out) or set()
+        new = set(writer.written) - self._recorded
+        if new:
+            _record(self.out, new, adding=True)
+            self._recorded |= new
+        return SiteBuild(self.out, written, self._played - written, len(set(writer.written)))
 
     def _games_since(self, store: RunStore, tournament: int, revision: int = 0) -> Iterator[StoredGame]:
         """The games stored after `revision` up to the revision this refresh read: a game the runner
@@ -465,7 +568,9 @@ class StoreSite:
     ) -> Iterator[GameJob]:
         """The pages of `games` (in the order they were stored), each linked to the game before."""
         for game in games:
-            yield self._job(writer, game, previous, self.played.pop(str(game.key), None))
+            job = self._job(writer, game, previous, self.played.pop(str(game.key), None))
+            writer.written += [f"games/{job.page}.html", f"games/{job.page}.pdn"]
+            yield job
             previous = str(game.key)
 
     def _pdn(self, writer: PageWriter, stored: StoredGame) -> str:
