@@ -105,6 +105,26 @@ def test_a_schema_damaged_into_bytes_that_are_not_utf8_is_damage_for_every_comma
         assert digest(database) == before, command
 
 
+def test_a_stored_start_position_that_does_not_read_is_exported_as_stored_with_a_warning(
+    tmp_path: Path, stored_event: Path
+) -> None:
+    # A text column holds text, so the check on opening lets it through; the PDN writer read the FEN
+    # again after the replay had stopped on it, and a FenError went up.
+    database = tmp_path / "event.sqlite"
+    shutil.copy(stored_event, database)
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE game SET start_fen = 'purple' WHERE id = 2")
+    db.close()
+    before = digest(database)
+    export = arbiter("pdn", "export", database, cwd=tmp_path)
+    assert_refused(export, "game r1-b1-g2: start position 'purple'", "written as stored", code=1)
+    assert '[FEN "purple"]' in export.out
+    assert export.out.count("[Event ") == 2
+    report = arbiter("report", database, "--out", tmp_path / "site", cwd=tmp_path)
+    assert report.code == 0 and "Traceback" not in report.out + report.err, report.out + report.err
+    assert digest(database) == before
+
+
 def test_every_column_of_the_checked_tables_has_its_rule(stored_event: Path) -> None:
     # The rules are read from the schema's statements: a column the reading missed would go unchecked.
     from arbiter.store.stored_values import ROW_LABELS, table_rules
