@@ -12,7 +12,7 @@ import typer
 
 from arbiter.commands.exit_status import store_error_status
 from arbiter.store import StoreError
-from arbiter.store.database import damage_report
+from arbiter.store.database import damage_report, stored_value_report
 
 db_app = typer.Typer(help="Look after tournament databases.", no_args_is_help=True)
 
@@ -21,14 +21,24 @@ db_app = typer.Typer(help="Look after tournament databases.", no_args_is_help=Tr
 def check_command(
     database: Path = typer.Argument(..., help="The tournament database (SQLite file)."),
 ) -> None:
-    """Check every page of DATABASE (without changing it); exit 1 and list the damage if there is any."""
+    """Check every page of DATABASE, and that every value is of the kind arbiter writes there (without
+    changing it); exit 1 and list the damage if there is any."""
     try:
         problems = damage_report(database)
+        values = [] if problems else stored_value_report(database)
     except StoreError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(store_error_status(exc)) from None
+    if values:
+        for value in values:
+            typer.echo(f"{database}: {value}")
+        typer.echo(
+            f"{database}: {len(values)} value(s) arbiter never writes there (was the file edited?); every "
+            "command refuses the file: restore a backup"
+        )
+        raise typer.Exit(1)
     if not problems:
-        typer.echo(f"{database}: sound (SQLite integrity_check: ok)")
+        typer.echo(f"{database}: sound (SQLite integrity_check: ok, every value of the kind arbiter writes)")
         return
     for problem in problems:
         typer.echo(f"{database}: {problem}")

@@ -214,7 +214,8 @@ def import_command(
     _check_variant(variant)
     if not file.is_file():
         # Before the database is opened, so that a mistyped file name creates no empty database.
-        typer.echo(f"error: {file}: no such PDN file", err=True)
+        what = "a folder, not a PDN file" if file.is_dir() else "no such PDN file"
+        typer.echo(f"error: {file}: {what}", err=True)
         raise typer.Exit(2)
     from arbiter.publishing.pdn_import import ImportRefused, import_pdn
     from arbiter.store import TournamentStore  # the ORM: an import stores games in batches

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from arbiter.commands.exit_status import store_error_status
+from arbiter.commands.output_files import why_folder_unwritable
 from arbiter.store import StoreError
 
 
@@ -36,6 +37,10 @@ def report_command(
     out = Path(folder)
     if out.exists() and not out.is_dir():
         typer.echo(f"error: --out {out}: a file, not a folder (the site is a folder of pages)", err=True)
+        raise typer.Exit(2)
+    why = why_folder_unwritable(out)
+    if why is not None:  # before the database is read: a folder under a file, or one not writable
+        typer.echo(f"error: --out {out}: {why}", err=True)
         raise typer.Exit(2)
     site = StoreSite(database, out, tournament, workers=os.cpu_count() or 1, read_only=True)
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import errno
 import os
 import resource
 import signal
@@ -462,6 +463,13 @@ def _close(end: int | socket.socket) -> None:
         os.close(end)
 
 
+def _program_path(program: str, cwd: Path | None) -> Path:
+    """Where a program given with a folder in its name is: relative to the working directory the
+    engine is started in, as `subprocess` looks for it."""
+    path = Path(program)
+    return cwd / path if cwd is not None and not path.is_absolute() else path
+
+
 def _start_error_text(args: Sequence[str], cwd: Path | None, error: BaseException) -> str:
     where = f" in working directory {cwd}" if cwd is not None else ""
     if isinstance(error, FileNotFoundError):
@@ -469,7 +477,15 @@ def _start_error_text(args: Sequence[str], cwd: Path | None, error: BaseExceptio
             return f"cannot start {args[0]!r}: working directory {cwd} does not exist"
         return f"cannot start {args[0]!r}: program not found{where}"
     if isinstance(error, PermissionError):
+        if "/" in args[0] and _program_path(args[0], cwd).is_dir():
+            return f"cannot start {args[0]!r}{where}: it is a folder, not a program"
         return f"cannot start {args[0]!r}: permission denied (is it executable?){where}"
+    if isinstance(error, OSError) and error.errno == errno.ENOEXEC:
+        # A script without a #! line: the system does not know which program runs it.
+        return (
+            f"cannot start {args[0]!r}{where}: not a program this system runs (a script needs a first "
+            "line naming its interpreter, such as #!/usr/bin/env python3)"
+        )
     if isinstance(error, OSError):
         return f"cannot start {args[0]!r}{where}: {error.strerror or error}"
     return f"cannot start {args[0]!r}{where}: {error} (memory limit or CPU affinity rejected?)"

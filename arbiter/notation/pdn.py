@@ -135,6 +135,9 @@ MAX_VARIATION_DEPTH = 100
 # --- clocks -----------------------------------------------------------------------------------------
 
 _CLOCK_READING = re.compile(r"([wWbB]?)\s*(\d+(?::\d+){0,2}(?:\.\d+)?)")
+# A reading of more than this (some 30,000 years) is no clock: it is left out, as an unreadable one is,
+# rather than stored as a number no clock shows (or one too large to divide into seconds).
+MAX_CLOCK_MILLIS = 10**15
 
 
 def parse_clock(text: str) -> dict[str, int]:
@@ -143,11 +146,15 @@ def parse_clock(text: str) -> dict[str, int]:
     readings: dict[str, int] = {}
     for letter, value in _CLOCK_READING.findall(text):
         seconds_text, _, fraction = value.partition(".")
+        parts = seconds_text.split(":")
+        if any(len(part) > 15 for part in parts):
+            continue  # more digits than any clock (Python would not even read some as a number)
         total = 0
-        for part in seconds_text.split(":"):
+        for part in parts:
             total = total * 60 + int(part)
         millis = total * 1000 + (int((fraction + "000")[:3]) if fraction else 0)
-        readings[letter.lower()] = millis
+        if millis <= MAX_CLOCK_MILLIS:
+            readings[letter.lower()] = millis
     return readings
 
 

@@ -35,6 +35,7 @@ class RawStop:
 class RawLine:
     items: list[RawMove | RawStop] = field(default_factory=list)
     comments: list[str] = field(default_factory=list)  # before its first move
+    opened: tuple[int, int] = (0, 0)  # a variation's '(': line and column
 
     def last_move(self) -> RawMove | None:
         if self.items and isinstance(self.items[-1], RawMove):
@@ -131,7 +132,7 @@ class GameAssembler:
                 if last is not None:
                     last.marks.append(token.text)
             elif kind is TokenKind.VARIATION_START:
-                variation = RawLine()
+                variation = RawLine(opened=(token.line, token.column))
                 last = line.last_move()
                 if last is not None:
                     last.variations.append(variation)
@@ -156,12 +157,15 @@ class GameAssembler:
 
     def _finish(self, game: RawGame, stack: list[RawLine]) -> RawGame:
         if len(stack) > 1:
+            # Told where the outermost one opens: everything after it was read as side lines.
+            line, column = stack[1].opened
             game.faults.append(
                 PdnFault(
                     FaultKind.SYNTAX,
-                    f"{len(stack) - 1} variation(s) not closed with ')' before the end of the game",
-                    game.line,
-                    1,
+                    "the variation opened here is not closed with ')' before the end of the game"
+                    + (f" ({len(stack) - 1} variations are open)" if len(stack) > 2 else ""),
+                    line,
+                    column,
                 )
             )
         if game.result is None:

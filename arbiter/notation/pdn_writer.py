@@ -79,7 +79,7 @@ def game_tags(
         out.append(("GameType", str(game_type.number)))
     elif "gametype" in lowered:
         out.append(("GameType", lowered["gametype"]))
-    if game.start_fen and (variant is None or (start or game.start_position()) != Position.start(variant)):
+    if game.start_fen and (variant is None or _start(game, start) != Position.start(variant)):
         out.append(("FEN", game.start_fen))
     for name in ("TimeControl", "Termination"):
         if name.lower() in lowered:
@@ -92,6 +92,17 @@ def game_tags(
     written = {name.lower() for name, _ in out}
     out.extend((name, value) for name, value in tags.items() if name.lower() not in _MANAGED | written)
     return out
+
+
+def _start(game: PdnGame, start: Position | None) -> Position | None:
+    """The game's start position: `start` when known, else read from its FEN; None when that does not
+    read (a stored game edited by hand), for the game to be written as it is stored."""
+    if start is not None:
+        return start
+    try:
+        return game.start_position()
+    except ValueError:
+        return None
 
 
 class _Lines:
@@ -204,8 +215,8 @@ def format_game(game: PdnGame, positions: Sequence[Position] = ()) -> str:
     for comment in game.comments:
         out.add_comment(comment)
     variant = game.variant
-    if variant is not None:
-        start = start or game.start_position()
+    start = _start(game, start)
+    if variant is not None and start is not None:
         # Number plies as if the first mover had started: a set-up with the other side to move opens 1...
         _write_line(out, start, game.moves, 0 if start.turn is variant.first_to_move else 1, positions)
     for text in game.rest:  # moves that did not replay when the game was read: kept as written

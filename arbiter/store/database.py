@@ -16,12 +16,14 @@ from pathlib import Path
 
 from arbiter.store.errors import (
     StoreDamagedError,
+    StoredValuesError,
     StoreError,
     StoreNotFoundError,
     StoreReadOnlyError,
     StoreVersionError,
 )
 from arbiter.store.schema import APPLICATION, DDL, SCHEMA_VERSION
+from arbiter.store.stored_values import value_problems
 
 BUSY_TIMEOUT_SECONDS = 30.0
 # A database opened for reading only is checked for damage (SQLite's quick_check, about 5 ms a MiB)
@@ -176,8 +178,14 @@ def _check_schema(path: Path, uri: str, *, check: bool | None) -> bool:
             problems = check_integrity(connection, limit=NAMED_PROBLEMS)
             if problems:
                 raise StoreDamagedError(path, problems)
+            if _this_version(meta):
+                values = value_problems(connection, limit=NAMED_PROBLEMS)
+                if values:
+                    raise StoredValuesError(path, values)
         if "mode=rw" in uri and meta.get("application") == APPLICATION:
             _check_writable(connection)
+    except UnicodeDecodeError as exc:
+        raise StoreDamagedError(path, [sqlite_message(exc)]) from None
     except sqlite3.DatabaseError as exc:
         if str(exc) == "file is not a database":
             raise StoreVersionError(path, None, SCHEMA_VERSION, "not an SQLite file") from None
@@ -200,6 +208,20 @@ def _check_schema(path: Path, uri: str, *, check: bool | None) -> bool:
     if version != SCHEMA_VERSION:
         raise StoreVersionError(path, version, SCHEMA_VERSION)
     return False
+
+
+def _this_version(meta: dict[str, str]) -> bool:
+    """Whether the meta table names an arbiter database of this schema version (whose columns the
+    value check knows)."""
+    return meta.get("application") == APPLICATION and meta.get("schema_version") == str(SCHEMA_VERSION)
+
+
+def sqlite_message(error: UnicodeDecodeError) -> str:
+    """The text of an SQLite error that Python could not decode: SQLite quotes the bytes of a damaged
+    schema in it (``malformed database schema (\\xf7qlite_autoindex...)``), shown here escaped."""
+    if isinstance(error.object, bytes):
+        return error.object.decode("utf-8", "backslashreplace")
+    return str(error)
 
 
 def _check_writable(connection: sqlite3.Connection) -> None:
@@ -289,6 +311,8 @@ def damage_report(path: Path) -> list[str]:
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     try:
         return check_integrity(connection, full=True)
+    except UnicodeDecodeError as exc:
+        return [sqlite_message(exc)]  # a damaged schema, which SQLite cannot get past
     except sqlite3.DatabaseError:
         pass  # the full check stops at damage it cannot step over; the quick one lists the pages
     try:
@@ -297,5 +321,16 @@ def damage_report(path: Path) -> list[str]:
             with contextlib.suppress(sqlite3.DatabaseError):
                 return check_integrity(connection, limit=limit) or ["SQLite finds the file malformed"]
         return ["SQLite finds the file malformed and cannot say where"]
+    finally:
+        connection.close()
+
+
+def stored_value_report(path: Path, limit: int = 1000) -> list[str]:
+    """Up to `limit` values of a sound arbiter database at `path` that arbiter never writes, each
+    with its row and column, read without writing to it (an empty list: none)."""
+    uri = _check_read_only(path, check=False)
+    connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    try:
+        return value_problems(connection, limit=limit)
     finally:
         connection.close()

@@ -62,6 +62,21 @@ class StoreDamagedError(StoreError):
         )
 
 
+class StoredValuesError(StoreError):
+    """The file holds values arbiter never writes where they are (an edit, or damage SQLite's own checks
+    cannot see), found when it is opened: nothing is read from it or written to it."""
+
+    def __init__(self, path: Path, problems: list[str]) -> None:
+        self.path = path
+        self.problems = problems
+        shown = "; ".join(problems[:3]) + ("; ..." if len(problems) > 3 else "")
+        super().__init__(
+            f"{path}: the database holds values arbiter never writes there (was the file edited, or "
+            f"damaged?): {shown}; nothing was read or changed. `arbiter db check {path}` lists them; "
+            "restore a backup"
+        )
+
+
 class StoredGameUnreadableError(StoreError):
     """A stored game holds a value arbiter never writes there (the file was edited or damaged in a way
     SQLite's own checks cannot see): the game is named, nothing is changed."""

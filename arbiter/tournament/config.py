@@ -27,7 +27,7 @@ from arbiter.referee.timecontrol import from_cutechess, parse_time_control
 from arbiter.rules.variants import get_variant
 from arbiter.tournament.openings import DECK_NAMES, BallotRule, ballot_rule, deck_named, is_pdn_file
 from arbiter.tournament.piece_scoring import PIECE_SCORING, piece_scoring_conflict
-from arbiter.tournament.stats import SprtSettings
+from arbiter.tournament.stats import SPRT_KEYS, SprtSettings
 
 BUNDLED_ENGINES = ("random", "greedy", "alphabeta")
 # The bundled engines report their scores in centi-men (Hub's own unit is the man).
@@ -248,15 +248,21 @@ class TournamentConfig(BaseModel):
     def _sprt_from_a_table(cls, value: object) -> object:
         # Strict settings take no table for a dataclass: a file's [sprt] table (or a stored configuration)
         # is read here, its numbers as numbers only.
-        if not isinstance(value, dict):
+        if value is None or isinstance(value, SprtSettings):
             return value
+        keys = ", ".join(SPRT_KEYS)
+        if not isinstance(value, dict):
+            raise ValueError(f"give a table: [sprt] with {keys}, not {value!r}")
+        for key in value:
+            if key not in SPRT_KEYS:
+                raise SettingError((key,), f"not an SPRT setting; the settings are {keys}")
         for key in ("elo0", "elo1", "alpha", "beta"):
             if key in value and (isinstance(value[key], bool) or not isinstance(value[key], int | float)):
-                raise ValueError(f"sprt.{key} must be a number, not {value[key]!r}")
-        try:
-            return SprtSettings(**value)
-        except TypeError as exc:
-            raise ValueError(f"sprt: {exc}") from None
+                raise SettingError((key,), f"must be a number, not {value[key]!r}")
+        missing = [key for key in ("elo0", "elo1") if key not in value]
+        if missing:
+            raise ValueError(f"needs {' and '.join(missing)} (the Elo of H0 and of H1)")
+        return SprtSettings(**value)
 
     @model_validator(mode="after")
     def _sprt_in_a_match(self) -> TournamentConfig:
@@ -496,6 +502,12 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(
             f"{path}:{line}: not UTF-8 text{hint}: byte {exc.start} cannot be decoded; save it as UTF-8"
         ) from None
+    if text.startswith("\ufeff"):
+        # TOML has no byte-order mark, and tomllib's "Invalid statement" would not say what is wrong.
+        raise ConfigError(
+            f"{path}:1: starts with a byte-order mark (U+FEFF), which TOML does not allow; save it as "
+            "UTF-8 without a BOM"
+        )
     import tomllib  # only a tournament file is TOML: `arbiter match` reads none
 
     try:
@@ -566,7 +578,8 @@ def _line_of(text: str, loc: tuple[str | int, ...]) -> int:
             i += 2
             continue
         if isinstance(part, str):
-            header = re.compile(rf"^\s*\[\s*{re.escape('.'.join([*table, part]))}\s*\]")
+            # A table, or the first entry of an array of tables ([[engines]] for the list as a whole).
+            header = re.compile(rf"^\s*\[\[?\s*{re.escape('.'.join([*table, part]))}\s*\]")
             key = re.compile(rf"^\s*{re.escape(part)}\s*=")
             for n in range(start, len(lines)):
                 if header.match(lines[n]) or key.match(lines[n]):

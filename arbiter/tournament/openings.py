@@ -335,7 +335,12 @@ def _read_text(path: Path) -> str:
     except FileNotFoundError:
         raise OpeningError(f"{path}: no such opening file") from None
     except UnicodeDecodeError as error:
-        raise OpeningError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raw = error.object
+        line = raw[: error.start].count(b"\n") + 1
+        hint = " (it looks like UTF-16)" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else ""
+        raise OpeningError(
+            f"{path}:{line}: not UTF-8 text{hint} ({error.reason} at byte {error.start}); save it as UTF-8"
+        ) from None
     except OSError as error:
         raise OpeningError(f"{path}: cannot read: {error.strerror or error}") from None
 

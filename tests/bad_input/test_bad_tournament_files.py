@@ -179,3 +179,44 @@ def test_play_refuses_a_start_position_without_pieces(tmp_path: Path) -> None:
     ran = arbiter("play", "random", "greedy", "--fen", "W:W:B", cwd=tmp_path)
     assert_refused(ran, "start position 'W:W:B'", "the game is already over", "no pieces", code=2)
     assert "Result:" not in ran.out
+
+
+def test_a_tournament_file_with_a_byte_order_mark_is_refused_saying_so(event_folder: Path) -> None:
+    # tomllib's own words were "Invalid statement (at line 1, column 1)", on a line that looks right.
+    refused_run(
+        event_folder, HEAD + ENGINE_LINES, "bad.toml:1: starts with a byte-order mark", encoding="utf-8-sig"
+    )
+
+
+MATCH_HEAD = HEAD + 'format = "match"\n' + ENGINE_LINES  # lines 1 to 10: [sprt] is line 11
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        (
+            "elo0 = 0\nelo1 = 5\nelo_0 = 1",
+            "bad.toml:14: sprt.elo_0: not an SPRT setting; the settings are elo0, elo1, alpha, beta, model",
+        ),
+        ('elo0 = "zero"\nelo1 = 5', "bad.toml:12: sprt.elo0: must be a number, not 'zero'"),
+        ("elo1 = 5", "bad.toml:11: sprt: needs elo0 (the Elo of H0 and of H1)"),
+    ],
+)
+def test_a_bad_sprt_table_is_refused_naming_the_key_and_its_line(
+    event_folder: Path, table: str, expected: str
+) -> None:
+    # Python's own words came out: "SprtSettings.__init__() got an unexpected keyword argument".
+    refused_run(event_folder, MATCH_HEAD + "[sprt]\n" + table + "\n", expected)
+
+
+def test_an_event_of_one_engine_is_refused_at_the_line_of_its_engine(event_folder: Path) -> None:
+    text = HEAD + '[[engines]]\nname = "random"\nbundled = "random"\n'
+    refused_run(event_folder, text, "bad.toml:4: engines: List should have at least 2 items")
+
+
+def test_an_opening_file_that_is_not_utf8_is_refused_with_its_line(event_folder: Path) -> None:
+    (event_folder / "openings.txt").write_text("11-15 23-19\n", encoding="utf-16")
+    text = HEAD + ENGINE_LINES + '[openings]\nfile = "openings.txt"\n'
+    refused_run(
+        event_folder, text, "openings.txt:1: not UTF-8 text (it looks like UTF-16)", "save it as UTF-8"
+    )

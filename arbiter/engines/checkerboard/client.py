@@ -45,7 +45,8 @@ class CheckerBoardEngine(HubEngine):
         path = library_path(self.config)
         if not path.is_file():
             where = "" if path.parent.is_dir() else f" (no directory {path.parent})"
-            raise self._record(StartFailed(self.name, f"cannot load the library {path}: no such file{where}"))
+            what = "a folder, not a library" if path.is_dir() else f"no such file{where}"
+            raise self._record(StartFailed(self.name, f"cannot load the library {path}: {what}"))
         problem = await wine_problem(path, self.config)
         if problem is not None:  # no game could fix it: the event is refused before its first game
             raise EngineConfigError(self.name, problem)
