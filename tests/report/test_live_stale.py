@@ -8,7 +8,6 @@ on with Playwright's clock API rather than by waiting.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -20,47 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from live_runs import descendants, live_data, running
 from test_report_browser import ARTIFACTS, Watch, browser, chromium  # noqa: F401
-
-from arbiter.report.live import LIVE_DATA
 
 ARBITER = [sys.executable, "-m", "arbiter.cli"]
 STATE = "#live-state"
-
-
-def live_data(site: Path) -> dict[str, Any] | None:
-    """What the live page would load now, or None before the first write."""
-    try:
-        text = (site / LIVE_DATA).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    data: dict[str, Any] = json.loads(text.partition("=")[2].strip().rstrip(";"))
-    return data
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, from /proc."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue  # ended meanwhile
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [child for child, of in parents.items() if of == parent]
-        found += children
-        frontier += children
-    return found
-
-
-def running(pid: int) -> bool:
-    """Whether `pid` is a process that has not ended (a zombie has)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import signal
 import time
 from pathlib import Path
 
+from live_runs import live_data
 from test_store_site import new_event, record
 
-from arbiter.report.live import LIVE_DATA
 from arbiter.report.publisher import Publisher
 from arbiter.report.site import MANIFEST
 
@@ -73,15 +73,6 @@ def test_ctrl_c_while_the_publisher_starts_leaves_it_to_publish_the_event(tmp_pa
     assert publisher.close() == 0, "the publisher went on"
     assert published_revision(site) == 1
     assert (site / "index.html").is_file()
-
-
-def live_data(site: Path) -> dict[str, object] | None:
-    try:
-        text = (site / LIVE_DATA).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    data: dict[str, object] = json.loads(text.partition("=")[2].strip().rstrip(";"))
-    return data
 
 
 def test_the_live_data_carries_a_heartbeat_while_the_run_lasts_and_none_once_it_ended(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ of the same event remove nothing. Run as a user runs them: `arbiter report` and 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import subprocess
@@ -15,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from live_runs import descendants, live_games
 from report_games import play_record, store_running_event
 from site_checks import crawl
 
@@ -208,12 +208,6 @@ def linked_files(site: Path) -> set[str]:
     return {path.relative_to(site.resolve()).as_posix() for path in crawl(site).files}
 
 
-def live_games(site: Path) -> list[object]:
-    text = (site / LIVE_DATA).read_text(encoding="utf-8")
-    games: list[object] = json.loads(text.partition("=")[2].strip().rstrip(";"))["games"]
-    return games
-
-
 def test_the_live_page_of_another_event_does_not_show_the_earlier_runs_games(tmp_path: Path) -> None:
     site = tmp_path / "site"
     command = [*ARBITER, "match", "alphabeta", "greedy", "--tc", "st=0.1", "--games", "2", "--rounds", "100"]
@@ -239,23 +233,6 @@ def test_the_live_page_of_another_event_does_not_show_the_earlier_runs_games(tmp
 
     report(event_b, site)
     assert live_games(site) == []
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid`, from /proc: the engines, in process groups of their own."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue  # ended meanwhile
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [child for child, of in parents.items() if of == parent]
-        found += children
-        frontier += children
-    return found
 
 
 def end_processes(pids: list[int]) -> None:
