@@ -217,6 +217,26 @@ def test_an_unknown_engine_setting_is_refused_with_each_too_not_taken_for_a_comm
     assert not (tmp_path / "match.sqlite").exists()
 
 
+@pytest.mark.parametrize(
+    ("setting", "instead"),
+    [
+        ("restart=on", "reuse_engines = false"),
+        ("stderr=e.log", "stderr is kept in the logs folder"),
+        ("book=book.bin", "-openings file=F"),
+        ("initstr=x", "option.NAME=VALUE"),
+    ],
+)
+def test_a_cutechess_engine_setting_the_arbiter_does_not_take_says_what_does_its_work(
+    setting: str, instead: str
+) -> None:
+    with pytest.raises(
+        EngineSpecError, match=rf"unknown setting {setting.split('=')[0]}=, a cutechess-cli .*{instead}"
+    ):
+        parse_each(f"tc=10 {setting}")
+    with pytest.raises(EngineSpecError, match=rf"unknown setting .*{instead}"):
+        command_line_engines([f"cmd=random {setting}", "greedy"])
+
+
 def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> None:
     (spec, _) = command_line_engines(["cmd=random tc=inf depth=3", "greedy"])
     assert spec.time_control == "depth=3"
