@@ -29,7 +29,7 @@ SPELLINGS: dict[str, str] = {
     "-variant V": "--variant V",
     "-event NAME": "--name NAME",
     "-srand N": "--seed N",
-    "-maxmoves N": "--max-plies 2N",
+    "-maxmoves N": "--max-plies 2N (0: no limit)",
     "-debug": "--debug",
     "-log file= level=": "--debug (the log is written beside the database)",
     "-tournament": "round-robin (fastchess: roundrobin) or match: two engines play one match",
@@ -121,7 +121,9 @@ def translate(args: list[str]) -> list[str]:
             out.append("--debug")
         elif arg == "-maxmoves":
             value, i = _value(args, i, arg)
-            out += ["--max-plies", str(2 * _number(arg, value))]
+            moves = _number(arg, value)
+            if moves != 0:  # cutechess-cli's 0, its default, sets no limit
+                out += ["--max-plies", str(2 * moves)]
         elif arg == "-tournament":
             value, i = _value(args, i, arg)
             if value not in ("round-robin", "roundrobin", "match"):

@@ -134,6 +134,12 @@ def test_a_one_word_cutechess_engine_setting_is_refused_by_name_not_taken_for_an
         translate(["-engine", "cmd=a", word, "-engine", "cmd=b"])
 
 
+def test_maxmoves_0_sets_no_length_limit_as_in_cutechess() -> None:
+    # It was --max-plies 0, refused naming an option the user never gave.
+    assert translate(["-maxmoves", "0", "-rounds", "2"]) == ["--rounds", "2"]
+    assert translate(["-maxmoves", "75"]) == ["--max-plies", "150"]
+
+
 def test_fastchess_s_roundrobin_is_a_match_and_other_tournament_types_name_the_tournament_file() -> None:
     assert translate(["-tournament", "roundrobin"]) == translate(["-tournament", "round-robin"]) == []
     with pytest.raises(CutechessArgsError, match=r"-tournament gauntlet: .*format = .*`arbiter run`"):
