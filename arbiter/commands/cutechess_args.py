@@ -29,10 +29,10 @@ SPELLINGS: dict[str, str] = {
     "-variant V": "--variant V",
     "-event NAME": "--name NAME",
     "-srand N": "--seed N",
-    "-maxmoves N": "--max-plies 2N",
+    "-maxmoves N": "--max-plies 2N (0: no limit)",
     "-debug": "--debug",
     "-log file= level=": "--debug (the log is written beside the database)",
-    "-tournament": "only gauntlet-less two-engine matches (the event's format is a match)",
+    "-tournament": "round-robin (fastchess: roundrobin) or match: two engines play one match",
 }
 
 # Options whose one following word is their value, and their arbiter spelling.
@@ -52,6 +52,33 @@ _FASTCHESS_PGN_KEYS = (
     "latency", "min", "match_line",
 )  # fmt: skip
 _OPENING_FORMATS = ("pgn", "pdn", "epd", "fen", "txt")
+# cutechess-cli engine settings that are one word, no `=`: they would be taken for a third engine.
+_BARE_ENGINE_SETTINGS = {
+    "ponder": "Hub engines are not asked to ponder",
+    "trust": "a game ends by the rules or the -draw, -resign and -maxmoves settings, never by an engine's "
+    "claim",
+    "whitepov": "scores are read from the side to move's view, in the unit score= names",
+}
+# Options of those tools the arbiter does not read, with what does their work instead.
+_INSTEAD = {
+    "-report": "the result always counts games played in opening pairs (-repeat) as pairs, the "
+    "pentanomial way (the Pairs column and nElo): leave it out",
+    "-use-affinity": "engines are not pinned to CPUs: leave it out (a -concurrency no higher than the "
+    "CPUs keeps them from taking turns)",
+    "-output": "the progress lines are the arbiter's own: leave it out, and give --json FILE for one "
+    "JSON line a game that a program can read",
+    "-config": "every game is kept in the database (--db) as it ends and running the same command "
+    "again goes on where it stopped; settings from a file are `arbiter run FILE.toml`",
+    "-randomseed": "give -srand N (--seed N) for the order of random openings",
+    "-autosaveinterval": "every game is kept in the database (--db) as it ends: leave it out",
+    "-scoreinterval": "a line follows every game: leave it out (-ratinginterval N adds the Elo)",
+    "-outcomeinterval": "a line follows every game: leave it out (-ratinginterval N adds the Elo)",
+    "-pgnin": "give the openings as -openings file=F (a .pdn file, or one opening a line)",
+    "-epdin": "give the openings as -openings file=F (a .pdn file, or one opening a line)",
+    "-bookmode": "openings come from -openings file=F: leave it out",
+    "-help": "`arbiter match --help`",
+    "-version": "`arbiter --version`",
+}
 
 
 class CutechessArgsError(ValueError):
@@ -75,6 +102,11 @@ def translate(args: list[str]) -> list[str]:
             out.append(_FLAGS[arg])
         elif arg in ("-engine", "-each"):
             words, i = _settings(args, i)
+            if i < len(args) and args[i] in _BARE_ENGINE_SETTINGS:
+                raise CutechessArgsError(
+                    f"{arg} {args[i]}: a cutechess-cli engine setting the arbiter does not take: "
+                    f"{_BARE_ENGINE_SETTINGS[args[i]]}; leave it out"
+                )
             if not words:
                 raise CutechessArgsError(f"{arg} needs key=value settings, e.g. {arg} cmd=./engine name=E")
             out += ["--engine" if arg == "-engine" else "--each", " ".join(_quoted(w) for w in words)]
@@ -89,19 +121,27 @@ def translate(args: list[str]) -> list[str]:
             out.append("--debug")
         elif arg == "-maxmoves":
             value, i = _value(args, i, arg)
-            out += ["--max-plies", str(2 * _number(arg, value))]
+            moves = _number(arg, value)
+            if moves != 0:  # cutechess-cli's 0, its default, sets no limit
+                out += ["--max-plies", str(2 * moves)]
         elif arg == "-tournament":
             value, i = _value(args, i, arg)
-            if value not in ("round-robin", "match"):
-                raise CutechessArgsError(f"-tournament {value}: `arbiter match` plays two engines")
+            if value not in ("round-robin", "roundrobin", "match"):
+                raise CutechessArgsError(
+                    f"-tournament {value}: `arbiter match` plays one match between two engines (leave "
+                    f"-tournament out); for more engines, write a tournament file with format = "
+                    f'"round-robin" or "gauntlet" and give it to `arbiter run`'
+                )
         else:
             handler = _KEYED.get(arg)
             if handler is None:
+                if arg in _INSTEAD and not _may_be_value(args, i - 1):
+                    raise CutechessArgsError(f"{arg}: not an option of `arbiter match`: {_INSTEAD[arg]}")
                 if _is_foreign_option(arg) and not _may_be_value(args, i - 1):
                     raise CutechessArgsError(
                         f"{arg}: not an option of `arbiter match`. Its own options take two dashes "
                         f"(--db, --tc, ...: see `arbiter match --help`); the cutechess-cli and fastchess "
-                        f"options it reads are {', '.join(_READ)}"
+                        f"options it reads are {', '.join(OPTIONS_READ)}"
                     )
                 out.append(arg)
                 continue
@@ -195,7 +235,20 @@ def _openings(pairs: dict[str, str]) -> list[str]:
     fmt = pairs.get("format")
     if fmt is not None and fmt not in _OPENING_FORMATS:
         raise CutechessArgsError(f"-openings format={fmt}: formats: {', '.join(_OPENING_FORMATS)}")
-    is_games = fmt in ("pgn", "pdn") or pairs["file"].lower().endswith((".pdn", ".pgn"))
+    is_games = pairs["file"].lower().endswith(".pdn")
+    if not is_games and (fmt in ("pgn", "pdn") or (fmt is None and pairs["file"].lower().endswith(".pgn"))):
+        # The arbiter knows a file of games by its name: any other is read one opening a line.
+        given = " ".join(f"{key}={pairs[key]}" for key in ("file", "format") if key in pairs)
+        raise CutechessArgsError(
+            f"-openings {given}: PDN games are read from a file whose name ends in .pdn: rename it "
+            f"(or, for one opening a line, format=epd)"
+        )
+    policy = pairs.get("policy", "default")
+    if policy != "default":
+        raise CutechessArgsError(
+            f"-openings policy={policy}: each game gets the next opening; for games that share one, give "
+            f"-repeat (each opening twice, colours swapped) and leave policy= out"
+        )
     if "order" in pairs:
         out += ["--order", pairs["order"]]
     if "plies" in pairs:
@@ -241,7 +294,7 @@ _KEYED: dict[str, Callable[[dict[str, str]], list[str]]] = {
     "-sprt": _sprt,
 }
 # Every cutechess-cli/fastchess option `translate` reads, for the message naming one it does not.
-_READ = (
+OPTIONS_READ = (
     "-engine", "-each", "-repeat", "-pgnout", "-pdnout", "-log", "-maxmoves", "-tournament",
     *_VALUED, *_FLAGS, *_KEYED,
 )  # fmt: skip

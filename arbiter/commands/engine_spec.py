@@ -160,11 +160,26 @@ def parse_each(text: str) -> dict[str, list[str]]:
     return fields
 
 
+# cutechess-cli engine settings that have no key here, with what does their work instead.
+_CUTECHESS_ONLY_KEYS = {
+    "restart": "an engine is kept from game to game and started afresh after a crash (a tournament file's "
+    "reuse_engines = false starts it for every game)",
+    "stderr": "each engine's stderr is kept in the logs folder beside the database",
+    "book": "openings come from -openings file=F (--openings)",
+    "bookdepth": "openings come from -openings file=F (--openings)",
+    "initstr": "Hub's start-up lines are the arbiter's to send; an engine's parameters are option.NAME=VALUE",
+    "conf": "give the engine's cmd= and settings (a tournament file can hold them: `arbiter run`)",
+}
+
+
 def _not_a_setting(words: list[str]) -> str:
     """What is wrong with the first of ``words`` that is no engine setting."""
     odd = next(word for word in words if not is_spec_word(word))
     key, equals, _ = odd.partition("=")
     what = f"unknown setting {key}=" if equals else f"{odd!r} is not a key=value setting"
+    instead = _CUTECHESS_ONLY_KEYS.get(key) if equals else None
+    if instead is not None:
+        return f"{what}, a cutechess-cli setting the arbiter does not take: {instead}"
     return f"{what}; keys: {', '.join(SPEC_KEYS)}"
 
 

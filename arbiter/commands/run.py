@@ -231,7 +231,9 @@ def match_command(
     """Play a two-engine match, with the flags engine testers know from cutechess-cli and fastchess.
 
     The cutechess-cli/fastchess spellings work too: -engine cmd=... name=... -each tc=... -rounds N
-    -games N -repeat -concurrency N -openings file=... -pgnout F -draw ... -resign ... -sprt ...
+    -games N -repeat -concurrency N -force-concurrency -openings file=... -pgnout F (or -pdnout F)
+    -draw ... -resign ... -sprt ... -ratinginterval N -variant V -event NAME -srand N -maxmoves N
+    -recover -debug -log ... -tournament round-robin (the README's table says what each becomes).
 
     Exit status: 0 when the match is over; 1 when it could not go on (an engine that fails its check
     before the games, games left whose engines could not be started, a damaged, locked or read-only

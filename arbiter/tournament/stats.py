@@ -424,7 +424,11 @@ def parse_sprt(text: str) -> SprtSettings:
                 numbers[key] = float(values[key])
             except ValueError:
                 raise ValueError(f"--sprt: {key}={values[key]} is not a number") from None
-    return SprtSettings(**numbers, model=elo_model_named(values.get("model", "logistic")))
+    try:
+        model = elo_model_named(values.get("model", "logistic"))
+    except ValueError as error:
+        raise ValueError(f"--sprt model={values['model']}: {error}") from None
+    return SprtSettings(**numbers, model=model)
 
 
 @dataclass(frozen=True)

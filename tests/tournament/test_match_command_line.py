@@ -4,6 +4,7 @@ anything is stored, a finished match recognised, logs beside the database, progr
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -11,7 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.commands.cutechess_args import CutechessArgsError, translate, translate_command_line
+from arbiter.commands.cutechess_args import (
+    OPTIONS_READ,
+    CutechessArgsError,
+    translate,
+    translate_command_line,
+)
 from arbiter.commands.engine_spec import EngineSpecError, command_line_engines, parse_each
 from arbiter.referee.record import Termination
 from arbiter.store import TournamentStore
@@ -31,7 +37,7 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         "-engine", "cmd=alphabeta",
         "-each", "tc=40/60+0.6", "proto=hub",
         "-rounds", "3", "-games", "2", "-repeat", "-concurrency", "2",
-        "-openings", "file=games.pgn", "format=pgn", "order=random", "plies=4", "start=3",
+        "-openings", "file=games.pdn", "format=pgn", "order=random", "plies=4", "start=3",
         "-pgnout", "out.pgn", "min", "-draw", "movenumber=40", "movecount=8", "score=10",
         "-resign", "movecount=3", "score=900", "-sprt", "elo0=0", "elo1=5", "alpha=0.05", "beta=0.05",
         "-ratinginterval", "10", "-recover", "-maxmoves", "150", "-event", "Night run", "-srand", "7",
@@ -42,7 +48,7 @@ def test_cutechess_spellings_become_the_match_options() -> None:
         "--engine", "cmd=alphabeta",
         "--each", "tc=40/60+0.6 proto=hub",
         "--rounds", "3", "--games", "2", "--repeat", "--concurrency", "2",
-        "--openings", "games.pgn", "--order", "random", "--plies", "4", "--opening-start", "3",
+        "--openings", "games.pdn", "--order", "random", "--plies", "4", "--opening-start", "3",
         "--pdn-out", "out.pgn", "--adjudicate-draw", "10:8", "--adjudicate-draw-from", "40",
         "--adjudicate-win", "900:3", "--adjudicate-win-one-sided",
         "--sprt", "elo0=0 elo1=5 alpha=0.05 beta=0.05",
@@ -77,6 +83,95 @@ def test_cutechess_spellings_that_cannot_be_followed_are_refused_by_name(
 ) -> None:
     with pytest.raises(CutechessArgsError, match=message):
         translate(args)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [["file=games.pgn", "format=pgn"], ["file=book.txt", "format=pdn"], ["file=games.pgn"]],
+)
+def test_an_opening_file_of_games_not_named_pdn_is_refused_saying_to_rename_it(settings: list[str]) -> None:
+    """Games are read from a .pdn file only: any other name is read one opening a line, and the --plies
+    the translation added was refused, an option the user never gave."""
+    with pytest.raises(CutechessArgsError, match=r"^-openings file=.*: PDN games are read from a file whose"):
+        translate(["-openings", *settings])
+    assert translate(["-openings", "file=games.pdn", "format=pgn"]) == [
+        "--openings",
+        "games.pdn",
+        "--plies",
+        "1000",
+    ]
+
+
+def test_a_misnamed_opening_file_of_games_stops_the_match_before_anything_is_stored(tmp_path: Path) -> None:
+    (tmp_path / "games.pgn").write_text(OPENINGS_PDN.read_text())
+    result = arbiter(
+        "match", "-engine", "cmd=random", "-engine", "cmd=greedy", "-each", "tc=depth=1",
+        "-openings", "file=games.pgn", "format=pgn", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "-openings file=games.pgn format=pgn: PDN games are read from a file whose name ends in .pdn" in (
+        result.stderr
+    )
+    assert "--plies" not in result.stderr and not (tmp_path / "match.sqlite").exists()
+
+
+@pytest.mark.parametrize("policy", ["round", "encounter"])
+def test_an_opening_policy_that_shares_openings_is_refused_pointing_to_repeat(policy: str) -> None:
+    """cutechess-cli's policy=round gives the games of a round one opening; without -repeat each game
+    gets the next one, so the setting would not apply."""
+    with pytest.raises(CutechessArgsError, match=rf"-openings policy={policy}: .*give -repeat"):
+        translate(["-openings", "file=games.pdn", f"policy={policy}"])
+    assert translate(["-openings", "file=o.txt", "policy=default"]) == ["--openings", "o.txt"]
+
+
+@pytest.mark.parametrize("word", ["ponder", "trust", "whitepov"])
+def test_a_one_word_cutechess_engine_setting_is_refused_by_name_not_taken_for_an_engine(word: str) -> None:
+    """`-each tc=10 ponder` was read as a third engine named `ponder` (\"a match needs two engines, got
+    3\")."""
+    with pytest.raises(CutechessArgsError, match=rf"^-each {word}: a cutechess-cli engine setting"):
+        translate(["-engine", "cmd=a", "-engine", "cmd=b", "-each", "tc=10", word])
+    with pytest.raises(CutechessArgsError, match=rf"^-engine {word}: "):
+        translate(["-engine", "cmd=a", word, "-engine", "cmd=b"])
+
+
+def test_maxmoves_0_sets_no_length_limit_as_in_cutechess() -> None:
+    # It was --max-plies 0, refused naming an option the user never gave.
+    assert translate(["-maxmoves", "0", "-rounds", "2"]) == ["--rounds", "2"]
+    assert translate(["-maxmoves", "75"]) == ["--max-plies", "150"]
+
+
+def test_fastchess_s_roundrobin_is_a_match_and_other_tournament_types_name_the_tournament_file() -> None:
+    assert translate(["-tournament", "roundrobin"]) == translate(["-tournament", "round-robin"]) == []
+    with pytest.raises(CutechessArgsError, match=r"-tournament gauntlet: .*format = .*`arbiter run`"):
+        translate(["-tournament", "gauntlet"])
+
+
+@pytest.mark.parametrize(
+    ("args", "instead"),
+    [
+        (["-report", "penta=true"], "pentanomial"),
+        (["-use-affinity"], "not pinned to CPUs"),
+        (["-output", "format=cutechess"], "--json FILE"),
+        (["-config", "file=config.json"], "running the same command again goes on where it stopped"),
+        (["-randomseed"], "-srand N"),
+        (["-pgnin", "book.pgn"], "-openings file=F"),
+    ],
+)
+def test_a_harness_option_the_arbiter_does_not_read_is_refused_saying_what_does_its_work(
+    args: list[str], instead: str
+) -> None:
+    """`-report: not an option ... its own options take two dashes` led to `--report penta=true`, which
+    writes the site into a folder named penta=true."""
+    with pytest.raises(
+        CutechessArgsError, match=rf"^{args[0]}: not an option of `arbiter match`: .*{instead}"
+    ):
+        translate(["-engine", "cmd=a", *args])
+
+
+def test_every_cutechess_option_match_reads_is_named_in_its_help(tmp_path: Path) -> None:
+    shown = arbiter("match", "--help", cwd=tmp_path).stdout
+    missing = [option for option in OPTIONS_READ if not re.search(rf"(?<![-\w]){option}\b", shown)]
+    assert not missing, missing
 
 
 def test_resign_is_one_sided_as_in_cutechess_unless_twosided_is_true() -> None:
@@ -126,6 +221,26 @@ def test_an_unknown_engine_setting_is_refused_with_each_too_not_taken_for_a_comm
     assert result.returncode == 2
     assert "unknown setting argz=; keys: cmd, arg, args" in result.stderr
     assert not (tmp_path / "match.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("setting", "instead"),
+    [
+        ("restart=on", "reuse_engines = false"),
+        ("stderr=e.log", "stderr is kept in the logs folder"),
+        ("book=book.bin", "-openings file=F"),
+        ("initstr=x", "option.NAME=VALUE"),
+    ],
+)
+def test_a_cutechess_engine_setting_the_arbiter_does_not_take_says_what_does_its_work(
+    setting: str, instead: str
+) -> None:
+    with pytest.raises(
+        EngineSpecError, match=rf"unknown setting {setting.split('=')[0]}=, a cutechess-cli .*{instead}"
+    ):
+        parse_each(f"tc=10 {setting}")
+    with pytest.raises(EngineSpecError, match=rf"unknown setting .*{instead}"):
+        command_line_engines([f"cmd=random {setting}", "greedy"])
 
 
 def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> None:

@@ -275,6 +275,12 @@ def test_sprt_settings_are_checked(settings: dict[str, object], message: str) ->
         SprtSettings(**settings)  # type: ignore[arg-type]
 
 
+def test_an_unknown_sprt_model_is_refused_naming_the_sprt_setting() -> None:
+    # fastchess's -sprt ... model=bayesian: the message said "unknown Elo model" without naming --sprt.
+    with pytest.raises(ValueError, match=r"^--sprt model=bayesian: unknown Elo model 'bayesian'; models: "):
+        parse_sprt("elo0=0 elo1=5 model=bayesian")
+
+
 def test_sprt_settings_read_from_text() -> None:
     assert parse_sprt("elo0=0 elo1=5") == SprtSettings(0.0, 5.0)
     read = parse_sprt("elo0=-1,elo1=3 alpha=0.1 beta=0.2 model=normalized")
