@@ -7,8 +7,12 @@ it, so a command refused before its work (an engine that cannot start) leaves no
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
+
+# A PDN tag line naming the event, its value still escaped as written.
+_EVENT_TAG = re.compile(rb'^[ \t]*\[[ \t]*Event[ \t]+"((?:[^"\\\r\n]|\\.)*)"', re.MULTILINE)
 
 
 def why_unwritable(path: Path) -> str | None:
@@ -24,6 +28,37 @@ def why_unwritable(path: Path) -> str | None:
             return f"cannot write there: {exc.strerror or exc}"
         return None
     return _why_folder_unwritable(path.parent)
+
+
+def why_not_replaceable(path: Path, event: str) -> str | None:
+    """Why writing ``event``'s games in place of the file ``path`` would lose games, or None: an empty
+    file, or one holding only games of ``event`` (an earlier run's copy of them), may be replaced."""
+    from arbiter.notation.pdn_writer import written_tag_value
+
+    try:
+        text = path.read_bytes()
+    except OSError:
+        return None  # no such file yet, or one `why_unwritable` speaks of
+    if not text.strip():
+        return None
+    ours = written_tag_value(event).encode("utf-8")
+    events = _EVENT_TAG.findall(text)
+    other = next((name for name in events if name != ours), None)
+    if events and other is None:
+        return None
+    held = (
+        f"games of another event ({_unescaped(other)!r})"
+        if other is not None
+        else "text that is not this event's games"
+    )
+    return (
+        f"it holds {held}, and the finished games are written in place of what it holds when the run "
+        f"ends: give another file, or move this one aside"
+    )
+
+
+def _unescaped(value: bytes) -> str:
+    return re.sub(r"\\(.)", r"\1", value.decode("utf-8", "replace"))
 
 
 def why_folder_unwritable(folder: Path) -> str | None:

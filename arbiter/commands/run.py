@@ -501,7 +501,7 @@ def _execute(
     if report_dir is not None and (why := why_folder_unwritable(report_dir)) is not None:
         typer.echo(f"error: report folder {report_dir}: {why}", err=True)
         raise typer.Exit(2)
-    unwritable = unwritable_outputs(extras)
+    unwritable = unwritable_outputs(extras, config.name)
     if unwritable:
         typer.echo("\n".join(f"error: {problem}" for problem in unwritable), err=True)
         raise typer.Exit(2)

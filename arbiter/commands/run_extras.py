@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from arbiter.commands.output_files import why_unwritable
+from arbiter.commands.output_files import why_not_replaceable, why_unwritable
 from arbiter.commands.sprt_view import interval_ends, signed
 from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.running.runner import RunObserver
@@ -37,13 +37,17 @@ class RunExtras:
     force_concurrency: bool = False
 
 
-def unwritable_outputs(extras: RunExtras) -> list[str]:
+def unwritable_outputs(extras: RunExtras, event: str) -> list[str]:
     """Why each of the files a run writes besides its database (--pdn-out, --json) cannot be written,
-    found before the first game rather than at the end or at the first game's line."""
+    found before the first game rather than at the end or at the first game's line. The PDN file is
+    written whole, in place of what it holds: one holding games of other events is refused, not lost."""
     problems = []
     for option, path in (("--pdn-out", extras.pdn_out), ("--json", extras.json_out)):
         if path is not None and str(path) != "-" and (why := why_unwritable(path)) is not None:
             problems.append(f"{option} {path}: {why}")
+    pdn_out = extras.pdn_out
+    if pdn_out is not None and not problems and (why := why_not_replaceable(pdn_out, event)) is not None:
+        problems.append(f"--pdn-out {pdn_out}: {why}")
     return problems
 
 

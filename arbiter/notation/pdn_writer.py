@@ -53,9 +53,13 @@ def format_clock(seconds: float, mover: Color) -> str:
 
 
 def _tag_line(name: str, value: str) -> str:
+    return f'[{name} "{written_tag_value(value)}"]'
+
+
+def written_tag_value(value: str) -> str:
+    """A tag's value as it stands between the quotes of its tag line."""
     # Line breaks and tabs become spaces; other control characters are shown as \xNN (then escaped).
-    clean = " ".join(visible_controls(value).replace("\\", "\\\\").replace('"', '\\"').split())
-    return f'[{name} "{clean}"]'
+    return " ".join(visible_controls(value).replace("\\", "\\\\").replace('"', '\\"').split())
 
 
 def _comment(text: str) -> str:

@@ -484,6 +484,34 @@ def test_output_files_that_cannot_be_written_are_refused_before_the_first_game(t
     assert [path.name for path in (tmp_path / "out").iterdir() if path.name.startswith(".")] == []
 
 
+def test_a_pdn_out_file_holding_other_games_is_refused_before_the_first_game_and_kept(tmp_path: Path) -> None:
+    match = ["match", "random", "greedy", "--tc", "depth=1", "--games", "1", "--max-plies", "10"]
+    first = arbiter(*match, "--name", 'The "first" one', "--pdn-out", "games.pdn", cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+    written = (tmp_path / "games.pdn").read_bytes()
+    # The same event run again (here: already finished) writes its games over its own earlier copy.
+    again = arbiter(*match, "--name", 'The "first" one', "--pdn-out", "games.pdn", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "1 game(s) written to games.pdn" in again.stdout
+    # Another event is refused before anything is played: the first event's games stay in the file.
+    another = ["--name", "Another", "--db", "other.sqlite"]
+    other = arbiter(*match, *another, "--pdn-out", "games.pdn", cwd=tmp_path)
+    assert other.returncode == 2
+    assert "error: --pdn-out games.pdn: it holds games of another event ('The \"first\" one')" in other.stderr
+    assert "Traceback" not in other.stderr
+    assert (tmp_path / "games.pdn").read_bytes() == written
+    assert not (tmp_path / "other.sqlite").exists()
+    # So is a file that holds something else; an empty one is written.
+    (tmp_path / "notes.pdn").write_text("my notes\n")
+    (tmp_path / "empty.pdn").write_text("")
+    notes = arbiter(*match, *another, "-pgnout", "notes.pdn", cwd=tmp_path)
+    assert notes.returncode == 2 and "it holds text that is not this event's games" in notes.stderr
+    assert (tmp_path / "notes.pdn").read_text() == "my notes\n"
+    empty = arbiter(*match, *another, "-pgnout", "empty.pdn", cwd=tmp_path)
+    assert empty.returncode == 0, empty.stdout + empty.stderr
+    assert '[Event "Another"]' in (tmp_path / "empty.pdn").read_text()
+
+
 def test_a_match_refused_before_its_first_game_makes_no_folder_and_keeps_those_that_existed(
     tmp_path: Path,
 ) -> None:
