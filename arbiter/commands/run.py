@@ -53,8 +53,10 @@ from arbiter.tournament.config import (
     error_location,
     given_path,
     load_tournament,
+    setting_place,
 )
 from arbiter.tournament.openings import DECK_NAMES, OpeningError, deck_named
+from arbiter.tournament.plan import OpeningSettingError
 from arbiter.tournament.stats import SprtSettings, parse_sprt
 from arbiter.tournament.stored_standings import stored_standings
 
@@ -120,7 +122,7 @@ def run_command(
     if debug:
         engines = [engine.model_copy(update={"debug": True}) for engine in engines]
     extras = RunExtras(json_out=json_out, debug=debug, force_concurrency=force_concurrency)
-    _execute(config.model_copy(update=updates), engines, None, extras)
+    _execute(config.model_copy(update=updates), engines, None, extras, settings_file=tournament)
 
 
 def match_command(
@@ -477,7 +479,10 @@ def _execute(
     engines: list[EngineConfig],
     sprt: SprtSettings | None,
     extras: RunExtras | None = None,
+    settings_file: Path | None = None,
 ) -> None:
+    """Play the event. `settings_file`: the tournament file it was read from (`arbiter run`), where a
+    setting found wrong at planning is told at its line; without one (`arbiter match`) by its option."""
     extras = extras or RunExtras()
     console = output_console()
     if config.scheduler is not None:
@@ -493,6 +498,14 @@ def _execute(
     try:
         # Planning reads and checks the openings: a bad deck stops the run before the database exists.
         runner = TournamentRunner(config, engines, sprt=sprt, log_dir=log_dir)
+    except OpeningSettingError as exc:
+        where = (
+            setting_place(settings_file, exc.key)
+            if settings_file is not None
+            else _MATCH_OPTIONS.get(exc.key[-1], ".".join(exc.key))
+        )
+        typer.echo(f"error: {where}: {exc}", err=True)
+        raise typer.Exit(2) from None
     except (ValueError, OpeningError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -555,6 +555,16 @@ def _describe(
     return "\n".join(lines)
 
 
+def setting_place(path: Path, key: tuple[str | int, ...]) -> str:
+    """``file:line: key`` of a setting of the tournament file `path`, for a mistake found only once the
+    settings are put to use (an openings count the deck cannot fill)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""  # read when it was loaded: gone or changed since, the key alone still says which
+    return f"{path}:{_line_of(text, key)}: {'.'.join(str(part) for part in key)}"
+
+
 def _line_of(text: str, loc: tuple[str | int, ...]) -> int:
     """Best-effort line number of a key in TOML text: table headers, array-of-table entries, then keys."""
     lines = text.splitlines()

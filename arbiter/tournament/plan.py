@@ -27,6 +27,16 @@ from arbiter.tournament.openings import (
 from arbiter.tournament.schedule import Colour, PlannedGame, Schedule, TournamentFormat, plan_games
 
 
+class OpeningSettingError(OpeningError):
+    """An [openings] setting the deck cannot fill (a count or start past its end). `key` names the
+    setting (``("openings", "count")``), so that the message can be told at its line in the tournament
+    file, or by its option on the command line; the deck is only read once the file has been checked."""
+
+    def __init__(self, key: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 @dataclass(frozen=True)
 class TournamentPlan:
     """An event's configuration with the games it plans."""
@@ -111,15 +121,22 @@ def openings_of(config: TournamentConfig) -> OpeningSequence | None:
     else:
         assert spec.file is not None  # the configuration holds a deck or a file
         deck = read_opening_file(spec.file)
+    source = spec.deck if spec.deck is not None else str(spec.file)
     if spec.start > len(deck):
-        raise OpeningError(f"the openings start at number {spec.start}, but there are only {len(deck)}")
+        raise OpeningSettingError(
+            ("openings", "start"),
+            f"{spec.start:,} is past the last of the {len(deck):,} opening(s) {source} holds: "
+            f"give a start up to {len(deck):,}",
+        )
     deck = deck[spec.start - 1 :]
     if spec.count is not None:
         if spec.count > len(deck):
-            source = spec.deck if spec.deck is not None else str(spec.file)
-            raise OpeningError(
-                f"openings.count is {spec.count:,}, but {source} holds {len(deck):,} opening(s): "
-                f"give a count up to {len(deck):,}, or leave it out to play them all"
+            # From a later start the deck holds fewer: say so, or "holds 7" would misname the deck.
+            after = f" from its opening {spec.start:,} on" if spec.start > 1 else ""
+            raise OpeningSettingError(
+                ("openings", "count"),
+                f"{spec.count:,} is more than the {len(deck):,} opening(s) {source} holds{after}: "
+                f"give a count up to {len(deck):,}, or leave it out to play them all",
             )
         deck = deck[: spec.count]
     order = OpeningOrder(spec.order)

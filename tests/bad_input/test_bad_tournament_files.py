@@ -82,7 +82,18 @@ BAD_SETTINGS = {
     ),
     "more openings than the deck holds": (
         '[openings]\ndeck = "acf-156"\ncount = 500',
-        ["openings.count is 500, but acf-156 holds 156 opening(s)"],
+        ["bad.toml:12: openings.count: 500 is more than the 156 opening(s) acf-156 holds"],
+    ),
+    "more openings than the deck holds from its start": (
+        '[openings]\ndeck = "acf-156"\nstart = 150\ncount = 10',
+        [
+            "bad.toml:13: openings.count: 10 is more than the 7 opening(s)",
+            "acf-156 holds from its opening 150 on",
+        ],
+    ),
+    "a first opening past the deck's end": (
+        '[openings]\ndeck = "acf-156"\nstart = 200',
+        ["bad.toml:12: openings.start: 200 is past the last of the 156 opening(s) acf-156 holds"],
     ),
     "an endless engine timeout": (
         '[[engines]]\nname = "slow"\nbundled = "random"\ntimeouts = { quit = inf }',

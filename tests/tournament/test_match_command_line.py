@@ -294,6 +294,19 @@ def test_two_time_controls_for_one_engine_stop_the_match_before_anything_is_stor
     assert not (tmp_path / "match.sqlite").exists()
 
 
+def test_an_opening_start_past_the_deck_is_refused_by_its_option_before_anything_is_stored(
+    tmp_path: Path,
+) -> None:
+    ran = arbiter(
+        "match", "random", "greedy", "--openings", "acf-156", "--opening-start", "500", "--games", "2",
+        "--db", "m.sqlite", cwd=tmp_path,
+    )  # fmt: skip
+    assert ran.returncode == 2, ran.stderr
+    assert "error: --opening-start: 500 is past the last of the 156 opening(s) acf-156 holds" in ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert not (tmp_path / "m.sqlite").exists()
+
+
 def test_an_engine_s_own_time_control_outranks_every_clock_setting_of_each(tmp_path: Path) -> None:
     # Its own tc= once lost to --each st= (a limit outranked tc=, wherever it came from).
     own_tc, other = command_line_engines(["cmd=random tc=60", "greedy"], each=parse_each("st=1"))
