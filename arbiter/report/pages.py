@@ -27,6 +27,7 @@ from arbiter.report.event_pages import (
     page_of_games,
     rest_rounds,
     rests_before,
+    shared_ranks,
     sides,
 )
 from arbiter.report.files import page_key, write_atomic
@@ -98,10 +99,12 @@ class PageWriter:
         updated = formatting.moment(datetime.now(UTC))
         summary = self.summary
         rests = rest_rounds(self.event.byes)
+        places = shared_ranks(summary)
         for name, engine in summary.engines.items():
             context = self.common("../", "engine") | {
                 "engine": engine,
                 "summary": summary,
+                "place": places.get(name),
                 "rest_rounds": rests.get(name, []),
             }
             self.render("engine.html", f"engines/{self.slugs[name]}.html", context)

@@ -109,6 +109,14 @@ def test_tied_players_share_their_place_and_the_crosstable_numbers_each_column_o
     places = re.findall(r'<td class="num">([^<]*)</td>\s*</tr>', crosstable)
     assert places == ["1", "2\u20133", "2\u20133"]
     assert table_names(text, "crosstable") == ["Alpha", "Bravo", "Charlie"]
+    # Each engine's own page gives its place as the tables do, tied places as the range.
+    pages = {
+        re.findall(r"<h1>([^<]*)</h1>", text)[0]: text
+        for text in (page.read_text(encoding="utf-8") for page in (tmp_path / "engines").glob("*.html"))
+    }
+    rank = re.compile(r"<dt>Rank</dt><dd>([^<]*)</dd>")
+    ranks = [rank.findall(pages[name]) for name in ("Alpha", "Bravo", "Charlie")]
+    assert ranks == [["1 of 3"], ["2\u20133 of 3"], ["2\u20133 of 3"]]
 
 
 def test_the_move_list_numbers_each_move_once_on_the_row_of_its_first_ply(
