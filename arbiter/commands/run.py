@@ -548,6 +548,15 @@ def _execute(
             # A full disk, say: every game stored so far is kept, and a run of the same command resumes.
             typer.echo(f"error: {exc}\n{_resume_advice(config.database)}", err=True)
             raise typer.Exit(1) from None
+        except OSError as exc:
+            # A file the run writes beside the database (a new engine's log, a --json line): a full
+            # disk, or a folder made unwritable while the run went on. The same command resumes.
+            where = f"{exc.filename}: " if exc.filename else ""
+            typer.echo(
+                f"error: {where}cannot write: {exc.strerror or exc}\n{_resume_advice(config.database)}",
+                err=True,
+            )
+            raise typer.Exit(1) from None
         finally:
             observer.close()
             if publisher is not None:
