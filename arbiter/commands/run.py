@@ -41,7 +41,7 @@ from arbiter.running.preflight import (
     preflight_engines,
 )
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
-from arbiter.store import RunStore, StoreError
+from arbiter.store import RunStore, StoreError, StoreMovedError
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
     Adjudication,
@@ -544,6 +544,9 @@ def _execute(
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        except StoreMovedError as exc:
+            typer.echo(f"error: {exc}", err=True)  # no games kept to speak of: the file is gone from here
+            raise typer.Exit(1) from None
         except StoreError as exc:
             # A full disk, say: every game stored so far is kept, and a run of the same command resumes.
             typer.echo(f"error: {exc}\n{_resume_advice(config.database)}", err=True)
