@@ -534,6 +534,7 @@ def _execute(
         observer = ExtrasObserver(view, extras, first, config.concurrency)
         runner.observer = observer
         publisher = None
+        site_unwritten = False
         try:
             tournament_id = runner.open_tournament(store)
             view.attach(tournament_id)
@@ -563,8 +564,16 @@ def _execute(
         finally:
             observer.close()
             if publisher is not None:
-                publisher.close()  # the last refresh: the site shows the event as it ended
-        _print_summary(console, store, summary, report_dir)
+                # The last refresh: the site shows the event as it ended, unless it could not be written.
+                site_unwritten = publisher.close() not in (0, None)
+        _print_summary(console, store, summary, None if site_unwritten else report_dir)
+        if site_unwritten:
+            typer.echo(
+                f"error: the site in {report_dir} does not show the event as it ended: it could not be "
+                f"written (the reason is above); the games are stored, and `arbiter report "
+                f"{config.database} --out {report_dir}` writes it",
+                err=True,
+            )
         if extras.pdn_out is not None:
             _write_pdn(store, summary.tournament_id, extras.pdn_out)
     if summary.stopped:
@@ -580,6 +589,8 @@ def _execute(
             f"kept, and the same command plays the rest: {again}",
             err=True,
         )
+        raise typer.Exit(1)
+    if site_unwritten:
         raise typer.Exit(1)
 
 

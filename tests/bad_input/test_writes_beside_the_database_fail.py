@@ -111,3 +111,34 @@ def test_a_logs_folder_made_read_only_mid_run_stops_it_naming_the_log(tmp_path: 
     assert "resume with:" in first.said
     assert (tmp_path / "second.code").read_text().strip() == "0", (tmp_path / "second.err").read_text()
     assert finished_games(tmp_path / "match.sqlite") == 80
+
+
+SITE_ON_A_SMALL_DISK = """
+set -u
+cd "$OUT"
+mkdir site
+mount -t tmpfs -o size=64k tmpfs site || exit 77
+{arbiter} match random greedy --tc depth=1 --rounds 5 --db match.sqlite --report site > run.out 2> run.err
+echo $? > run.code
+"""
+
+
+def test_a_site_that_does_not_fit_on_its_disk_is_said_and_the_run_exits_1(tmp_path: Path) -> None:
+    # Was exit status 0 and "report: site/index.html", a page never written.
+    if shutil.which("unshare") is None or os.geteuid() != 0:
+        pytest.skip("needs root and unshare to mount a small disk")
+    script = SITE_ON_A_SMALL_DISK.format(arbiter=" ".join(ARBITER))
+    env = {**os.environ, "OUT": str(tmp_path)}
+    done = subprocess.run(["unshare", "-m", "sh", "-c", script], env=env, capture_output=True, text=True)
+    if done.returncode == 77 or not (tmp_path / "run.code").exists():
+        pytest.skip(f"cannot mount a small disk here: {done.stderr.strip()}")
+    ran = Ran(
+        int((tmp_path / "run.code").read_text()),
+        (tmp_path / "run.out").read_text(),
+        (tmp_path / "run.err").read_text(),
+    )
+    assert_refused(
+        ran, "No space left on device", "the site in site does not show the event as it ended", code=1
+    )
+    assert "report: site/index.html" not in ran.said
+    assert finished_games(tmp_path / "match.sqlite") == 10
