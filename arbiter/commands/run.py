@@ -41,7 +41,7 @@ from arbiter.running.preflight import (
     preflight_engines,
 )
 from arbiter.running.runner import RunError, RunSummary, TournamentRunner
-from arbiter.store import RunStore, StoreError
+from arbiter.store import RunStore, StoreError, StoreMovedError
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
     Adjudication,
@@ -549,6 +549,7 @@ def _execute(
         observer = ExtrasObserver(view, extras, first, config.concurrency)
         runner.observer = observer
         publisher = None
+        site_unwritten = False
         try:
             tournament_id = runner.open_tournament(store)
             view.attach(tournament_id)
@@ -559,15 +560,35 @@ def _execute(
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
+        except StoreMovedError as exc:
+            typer.echo(f"error: {exc}", err=True)  # no games kept to speak of: the file is gone from here
+            raise typer.Exit(1) from None
         except StoreError as exc:
             # A full disk, say: every game stored so far is kept, and a run of the same command resumes.
             typer.echo(f"error: {exc}\n{_resume_advice(config.database)}", err=True)
             raise typer.Exit(1) from None
+        except OSError as exc:
+            # A file the run writes beside the database (a new engine's log, a --json line): a full
+            # disk, or a folder made unwritable while the run went on. The same command resumes.
+            where = f"{exc.filename}: " if exc.filename else ""
+            typer.echo(
+                f"error: {where}cannot write: {exc.strerror or exc}\n{_resume_advice(config.database)}",
+                err=True,
+            )
+            raise typer.Exit(1) from None
         finally:
             observer.close()
             if publisher is not None:
-                publisher.close()  # the last refresh: the site shows the event as it ended
-        _print_summary(console, store, summary, report_dir)
+                # The last refresh: the site shows the event as it ended, unless it could not be written.
+                site_unwritten = publisher.close() not in (0, None)
+        _print_summary(console, store, summary, None if site_unwritten else report_dir)
+        if site_unwritten:
+            typer.echo(
+                f"error: the site in {report_dir} does not show the event as it ended: it could not be "
+                f"written (the reason is above); the games are stored, and `arbiter report "
+                f"{config.database} --out {report_dir}` writes it",
+                err=True,
+            )
         if extras.pdn_out is not None:
             _write_pdn(store, summary.tournament_id, extras.pdn_out)
     if summary.stopped:
@@ -583,6 +604,8 @@ def _execute(
             f"kept, and the same command plays the rest: {again}",
             err=True,
         )
+        raise typer.Exit(1)
+    if site_unwritten:
         raise typer.Exit(1)
 
 

@@ -4,6 +4,7 @@ game for scripts, and the games written as PDN at the end."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -136,7 +137,8 @@ class ExtrasObserver:
 
     def close(self) -> None:
         if self._json is not None and self._json is not sys.stdout:
-            self._json.close()
+            with contextlib.suppress(OSError):  # a line that could not be written was said so already
+                self._json.close()
         self._json = None
 
     def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
@@ -158,8 +160,11 @@ class ExtrasObserver:
                 show = getattr(self.inner, "show_progress", self.inner.message)
                 show(self.progress.text())
         if self._json is not None and not _abandoned(record):
-            self._json.write(json.dumps(game_json(game, record)) + "\n")
-            self._json.flush()
+            try:
+                self._json.write(json.dumps(game_json(game, record)) + "\n")
+                self._json.flush()
+            except OSError as exc:  # named, for the run's error: the game itself is stored
+                raise OSError(exc.errno, exc.strerror, str(self.extras.json_out)) from None
 
     def events_recorded(self, events: Sequence[Event]) -> None:
         self.inner.events_recorded(events)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import errno
 import os
 import resource
@@ -209,9 +210,7 @@ class EngineProcess:
                 protocol_read, process, limits, pid=process.pid, name=f"{config.name}-{process.pid}"
             )
         _live_engines[process.pid] = process.processes
-        header = f"[arbiter] started pid {process.pid}: {' '.join(args)}\n"
-        log.write(header.encode())
-        log.flush()
+        process._write_log(f"[arbiter] started pid {process.pid}: {' '.join(args)}\n".encode())
         return process
 
     # -- state -------------------------------------------------------------------------------------
@@ -337,19 +336,29 @@ class EngineProcess:
         room = self.config.stderr_limit_bytes - self._stderr_written
         if room > 0:
             kept = data[:room]
-            self._log.write(kept)
-            self._log.flush()
+            self._write_log(kept)
             self._stderr_written += len(kept)
         if len(data) > room and not self._stderr_overflowed:
             self._stderr_overflowed = True
             limit = self.config.stderr_limit_bytes
-            self._log.write(
+            self._write_log(
                 f"\n[arbiter] stderr limit of {limit} bytes reached; the rest is discarded\n".encode()
             )
-            self._log.flush()
             self._listener.on_stream_fault(
                 StderrFlood(self.config.name, f"wrote more than {limit} bytes to stderr ({self.log_path})")
             )
+
+    def _write_log(self, data: bytes) -> None:
+        """Into the engine's log, which stops at the first write that fails (a full disk): the game goes
+        on, and the database, on the same disk, says so when the game is stored."""
+        if self._log.closed:
+            return
+        try:
+            self._log.write(data)
+            self._log.flush()
+        except OSError:
+            with contextlib.suppress(OSError):  # what is left in its buffer cannot be written either
+                self._log.close()
 
     def _pipe_closed(self, fd: int) -> None:
         if fd == 1 and not self._stdout_is_protocol:  # DXP: its stdout, logged, closed with the engine

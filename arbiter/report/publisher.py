@@ -156,8 +156,10 @@ def publish(
             _write_live(live)
     live.ended()
     _write_live(live)
-    _refresh(site)
+    written = _refresh(site)
     site.close()
+    if not written:
+        sys.exit(1)  # the runner says the site does not show the event as it ended
 
 
 def _each(messages: list[Message]) -> Iterator[Message]:
@@ -178,14 +180,16 @@ def next_gap(took: float, pages: float, every: float = REFRESH_EVERY_SECONDS) ->
     return min(max(every, REFRESH_WITHIN_SECONDS), max(every, REFRESH_SHARE * max(0.0, took - pages)))
 
 
-def _refresh(site: StoreSite) -> None:
+def _refresh(site: StoreSite) -> bool:
+    """Whether the site was written."""
     try:
         site.refresh()
     except Exception as error:  # a site that cannot be written must not stop the event
         print(f"arbiter: the site was not refreshed: {error}", file=sys.stderr)
-        return
+        return False
     if site.left_note:
         print(f"arbiter: warning: {site.left_note}", file=sys.stderr)
+    return True
 
 
 def _write_live(live: LiveGames) -> None:

@@ -49,7 +49,10 @@ def open_database(path: Path, *, create: bool, read_only: bool = False, check: b
     is_new = _check_file(path, create=create, check=check)
     connect = _writable_connector(path)
     if is_new:
-        _create_schema(connect)
+        try:
+            _create_schema(connect)
+        except sqlite3.Error as exc:  # a full disk, say: the file stays empty, made again next time
+            raise StoreError(f"{path}: cannot create the database: {exc}") from None
     return connect
 
 
@@ -294,7 +297,9 @@ def _create_schema(connect: Connector) -> None:
             )
             connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            # SQLite rolls back itself after a write that failed (a full disk): nothing left to roll back.
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
             raise
     finally:
         connection.close()

@@ -49,6 +49,20 @@ class StoreReadOnlyError(StoreError):
         )
 
 
+class StoreMovedError(StoreError):
+    """The file at the database's path is no longer the one opened (deleted, moved or replaced while a
+    run went on): SQLite would write on into the file it opened, out of sight, and lose it all."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path = path
+        super().__init__(
+            f"{path}: {what} not stored: the file at this path is no longer the database this run opened "
+            "(it was deleted, moved or replaced while the run went on), and nothing more is written into "
+            "it; the games stored before are in that file if it was moved, and gone with it if it was "
+            "deleted. The same command plays on in the database now at this path (a new one if none)"
+        )
+
+
 class StoreDamagedError(StoreError):
     """SQLite found damaged pages in the file: nothing is read from it or written to it."""
 

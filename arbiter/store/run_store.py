@@ -13,8 +13,10 @@ a small pool: the runner writes in a thread of its own while its event loop read
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
 import sqlite3
 import threading
 from collections import namedtuple
@@ -42,6 +44,7 @@ from arbiter.store.errors import (
     GameAlreadyRecordedError,
     GameMismatchError,
     StoreError,
+    StoreMovedError,
     UnknownTournamentError,
 )
 from arbiter.store.events import SPRT_DECIDED, Event, EventKind, now
@@ -78,6 +81,23 @@ _OUTCOMES = {
 _SLICE = 500
 
 
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at `path` (its device and inode), None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def _write_back(connection: sqlite3.Connection) -> None:
+    """Every game still in the write-ahead log into the file this connection opened (where it went, if
+    it was moved), the log left empty: SQLite keeps the log of a moved file when it closes, at the old
+    path, where it would be read as part of whatever file is put there."""
+    with contextlib.suppress(sqlite3.Error):
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 class RunStore:
     """A tournament database. Open it with `open`; close it (or use ``with``) when done."""
 
@@ -87,6 +107,7 @@ class RunStore:
         self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         self._closed = False
+        self._file = _file_identity(path)  # to see the file deleted or replaced under a run
 
     @classmethod
     def open(
@@ -155,6 +176,9 @@ class RunStore:
         SQLite's failures (a full disk, a damaged page) become `StoreError` naming the file."""
         try:
             with self._connection() as connection:
+                if self._file is not None and _file_identity(self.path) != self._file:
+                    _write_back(connection)
+                    raise StoreMovedError(self.path, what)
                 connection.execute("BEGIN IMMEDIATE")
                 try:
                     yield connection
