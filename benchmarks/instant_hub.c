@@ -231,7 +231,9 @@ int main(int argc, char **argv) {
     if (argc > 2) rng_state ^= strtoull(argv[2], NULL, 10) * 0x9E3779B97F4A7C15ULL;
     if (!rng_state) rng_state = 1;
     signal(SIGTERM, on_term);
+#ifdef SIGPIPE /* none on Windows, where a write to a closed pipe fails instead */
     signal(SIGPIPE, SIG_IGN);
+#endif
     memcpy(board, "Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", 33);
     static char buffer[1 << 16];
     size_t used = 0;
