@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from arbiter.engines import EngineConfig
+from arbiter.engines import EngineConfig, Timeouts
 from arbiter.engines.checkerboard import checkerboard_entry, is_checkerboard_name
 from arbiter.players import PLAYER_MODULES
 from arbiter.referee.timecontrol import TimeControlError, from_cutechess, parse_time_control, with_margin
@@ -51,6 +51,9 @@ SPEC_KEYS: dict[str, str] = {
     "nodes": "a fixed node count: the time control nodes=N",
     "timemargin": "milliseconds a move may be late: the margin of the clock the engine plays under, its own "
     "or the event's",
+    "timeouts.NAME": "seconds the arbiter waits for the engine, as a tournament file's [engines.timeouts]: "
+    "timeouts.handshake= (its start, 10), timeouts.ready= (init and each new game, 30), stop, ping, quit, "
+    "kill, search",
 }
 _LISTEN = {"engine": "engine_listens", "arbiter": "engine_connects"}
 # The settings that give an engine a time control of its own; it plays under one of them.
@@ -101,7 +104,7 @@ class EngineSpec:
 def is_spec_word(word: str) -> bool:
     """Whether a word is a `key=value` setting of an engine, rather than a program or an argument."""
     key, equals, _ = word.partition("=")
-    return bool(equals) and (key in SPEC_KEYS or key.startswith(("option.", "variant.")))
+    return bool(equals) and (key in SPEC_KEYS or key.startswith(("option.", "variant.", "timeouts.")))
 
 
 def parse_engine_spec(
@@ -157,6 +160,14 @@ def parse_each(text: str) -> dict[str, list[str]]:
     if own is not None and own[1] is not None:  # tc=inf alone waits for an engine's own limit
         _check_clock(own[0], own[1], where="")
     _time_margin(fields, set(fields), where="")
+    try:
+        Timeouts.model_validate(_timeouts(fields, "--each "))
+    except ValidationError as error:
+        said = "; ".join(
+            f"timeouts.{item['loc'][0]}: {str(item['msg']).removeprefix('Value error, ')}"
+            for item in error.errors()
+        )
+        raise EngineSpecError(f"--each {text!r}: {said}") from None
     return fields
 
 
@@ -279,6 +290,9 @@ def _build(
     names = {**variant_names, **own_names} if not library else own_names
     if names:
         data["variant_names"] = names
+    timeouts = _timeouts(fields, f"engine {name!r}: ")
+    if timeouts:
+        data["timeouts"] = timeouts
     score = _one(fields, "score") or (BUNDLED_SCORE_UNIT if bundled is not None else None)
     if score is not None:
         data["score_unit"] = score
@@ -295,6 +309,24 @@ def _build(
     setting, clock = _time_control(fields, each_keys, where)
     margin = _time_margin(fields, each_keys, where)
     return EngineSpec(config, bundled, time_control=clock, clock_setting=setting, time_margin=margin)
+
+
+def _timeouts(fields: dict[str, list[str]], where: str) -> dict[str, float]:
+    """The timeouts.NAME= settings, in seconds (their bounds are the configuration's to check); a
+    mistake is told after ``where`` (``engine 'E': ``, or ``--each ``)."""
+    waits: dict[str, float] = {}
+    for key, values in fields.items():
+        if not key.startswith("timeouts."):
+            continue
+        wait = key.removeprefix("timeouts.")
+        if wait not in Timeouts.model_fields:
+            known = ", ".join(Timeouts.model_fields)
+            raise EngineSpecError(f"{where}{key}=: no such timeout; timeouts: {known}")
+        try:
+            waits[wait] = float(values[0])
+        except ValueError:
+            raise EngineSpecError(f"{where}{key}={values[0]}: give seconds, e.g. {key}=60") from None
+    return waits
 
 
 _INTERPRETER = re.compile(r"^(python|pypy|node|java|perl|ruby|sh|bash|wine|mono)[0-9.]*(\.exe)?$")

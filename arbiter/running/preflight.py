@@ -20,6 +20,8 @@ from arbiter.engines import (
     EngineConfigError,
     EngineFault,
     EngineIdentity,
+    HandshakeTimeout,
+    ReadyTimeout,
     create_engine,
 )
 from arbiter.referee.dxp_terms import dxp_clock_notes
@@ -139,6 +141,13 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
         text = f"{fault}\n  command: {' '.join(engine.command)}{where}"
         if said:
             text += f"\n  last lines exchanged:\n{said}"
+        if isinstance(fault, HandshakeTimeout | ReadyTimeout):
+            # A slow start (Wine making its prefix, endgame databases loading) is met by a longer wait.
+            wait = "handshake" if isinstance(fault, HandshakeTimeout) else "ready"
+            text += (
+                f"\n  to wait longer: timeouts.{wait}=SECONDS in the engine's settings (a tournament file: "
+                f"{wait} under [engines.timeouts])"
+            )
         return _Problem(text, configuration=False)
     finally:
         await client.quit()

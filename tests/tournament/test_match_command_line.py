@@ -243,6 +243,48 @@ def test_a_cutechess_engine_setting_the_arbiter_does_not_take_says_what_does_its
         command_line_engines([f"cmd=random {setting}", "greedy"])
 
 
+def test_an_engine_s_timeouts_settings_set_its_waits_as_a_tournament_file_s_engines_timeouts_do() -> None:
+    (slow, other) = command_line_engines(["cmd=random timeouts.handshake=60 timeouts.ready=120", "greedy"])
+    assert (slow.config.timeouts.handshake, slow.config.timeouts.ready) == (60.0, 120.0)
+    assert other.config.timeouts.handshake == 10.0, "the other engine keeps the default"
+    (first, second) = command_line_engines(["random", "greedy"], each=parse_each("timeouts.quit=7.5"))
+    assert first.config.timeouts.quit == second.config.timeouts.quit == 7.5
+    assert "timeouts" in first.entry(), "stored with the event's engines"
+
+
+@pytest.mark.parametrize(
+    ("setting", "said"),
+    [
+        ("timeouts.hand=5", "timeouts.hand=: no such timeout; timeouts: handshake, ready"),
+        ("timeouts.ready=soon", "timeouts.ready=soon: give seconds"),
+        ("timeouts.ready=0", "timeouts.ready: Input should be greater than 0"),
+        ("timeouts.quit=inf", "timeouts.quit: inf seconds: give a finite wait"),
+    ],
+)
+def test_a_wrong_timeouts_setting_is_refused_naming_it_in_the_engine_and_in_each(
+    setting: str, said: str
+) -> None:
+    with pytest.raises(EngineSpecError, match=rf"^engine 'random': .*{re.escape(said)}"):
+        command_line_engines([f"cmd=random {setting}", "greedy"])
+    with pytest.raises(EngineSpecError, match=rf"^--each .*{re.escape(said)}"):
+        parse_each(setting)
+
+
+def test_a_slow_starting_engine_is_refused_saying_which_setting_waits_longer_and_plays_with_it(
+    tmp_path: Path,
+) -> None:
+    slow = f"cmd={sys.executable} arg={ENGINES / 'slow_start.py'} arg=1.5 name=Slow"
+    match = ["match", "--engine", "random", "--tc", "depth=1", "--games", "1", "--max-plies", "10"]
+    refused = arbiter(*match, "--engine", f"{slow} timeouts.handshake=0.5", "--db", "a.sqlite", cwd=tmp_path)
+    assert refused.returncode == 1
+    assert "engine 'Slow': no wait within 0.5 s after hub" in refused.stderr
+    assert "to wait longer: timeouts.handshake=SECONDS in the engine's settings" in refused.stderr
+    assert not (tmp_path / "a.sqlite").exists()
+    played = arbiter(*match, "--engine", f"{slow} timeouts.handshake=5", "--db", "b.sqlite", cwd=tmp_path)
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert "finished: 1/1 games in b.sqlite" in played.stdout
+
+
 def test_tc_inf_takes_its_limit_from_depth_or_nodes_and_alone_is_refused() -> None:
     (spec, _) = command_line_engines(["cmd=random tc=inf depth=3", "greedy"])
     assert spec.time_control == "depth=3"
