@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,6 +32,20 @@ from arbiter.engines.process_group import (
 from arbiter.engines.process_marker import marked_processes
 
 _POLL_SECONDS = 0.01
+# The processes Wine runs for a whole prefix (as /proc names them): its server and its services. The
+# first Wine program of a prefix starts them, so they carry that engine's token, but every Wine program
+# of the prefix uses them, the other engines of the event included: ended with the engine that happened
+# to start them, they would take the others down with them. They are left to the prefix (the server
+# ends a few seconds after its last program, and its services with it) and ended, if still there, when
+# the arbiter exits (`end_wine_services`), as `wineserver -k` ends a prefix.
+_WINE_SERVICES = frozenset(
+    {
+        "wineserver", "wineserver32", "wineserver64", "services.exe", "winedevice.exe", "plugplay.exe",
+        "svchost.exe", "rpcss.exe", "explorer.exe", "winemenubuilder",
+    }
+)  # fmt: skip
+_wine_services: dict[int, ProcessEntry] = {}
+_wine_services_lock = threading.Lock()  # `find` runs in worker threads
 
 
 @dataclass(frozen=True)
@@ -53,7 +68,11 @@ class EngineProcesses:
                 assert now is not None
                 found[entry.pid] = now
         found.pop(os.getpid(), None)
-        return list(found.values())
+        services = [entry for entry in found.values() if entry.command in _WINE_SERVICES]
+        if services:
+            with _wine_services_lock:
+                _wine_services.update((entry.pid, entry) for entry in services)
+        return [entry for entry in found.values() if entry.command not in _WINE_SERVICES]
 
     def signal(self, sig: signal.Signals, entries: Iterable[ProcessEntry] | None = None) -> None:
         """``sig`` to the whole group, and to each of ``entries`` (default: every process that carries
@@ -115,3 +134,26 @@ class EngineProcesses:
         pids = {entry.pid for entry in current}
         me = os.getpid()
         return [entry for entry in current if not entry.zombie or entry.ppid == me or entry.ppid in pids]
+
+
+def end_wine_services(wait: float = 1.0) -> None:
+    """End the Wine servers and services the engines started that are still there (see
+    ``_WINE_SERVICES``), at the arbiter's exit, when no engine is left to use them; zombies the arbiter
+    adopted are reaped, for up to ``wait`` seconds."""
+    with _wine_services_lock:
+        entries = list(_wine_services.values())
+        _wine_services.clear()
+    for entry in entries:
+        signal_process(entry, signal.SIGKILL)
+    deadline = time.monotonic() + wait
+    me = os.getpid()
+    while entries:
+        current = [(entry, read_entry(entry.pid)) for entry in entries]
+        entries = [now for entry, now in current if now is not None and is_same_process(entry, now)]
+        reap_adopted(entries, leader=0)
+        # A zombie whose parent is one of these is adopted, and reaped, in a moment; others are not ours.
+        pids = {entry.pid for entry in entries}
+        waited = [entry for entry in entries if not entry.zombie or entry.ppid in pids or entry.ppid == me]
+        if not waited or time.monotonic() > deadline:
+            return
+        time.sleep(_POLL_SECONDS)

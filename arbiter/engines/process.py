@@ -31,7 +31,7 @@ from typing import BinaryIO, Protocol
 from arbiter.engines.arrival import stamped_stream
 from arbiter.engines.config import EngineConfig
 from arbiter.engines.faults import EngineFault, LineTooLong, OutputFlood, StartFailed, StderrFlood
-from arbiter.engines.leftovers import EngineProcesses
+from arbiter.engines.leftovers import EngineProcesses, end_wine_services
 from arbiter.engines.loop_reader import OutputReader, open_reader
 from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.process_group import ProcessEntry, become_subreaper, signal_group
@@ -47,9 +47,11 @@ _live_engines: dict[int, EngineProcesses] = {}
 
 @atexit.register
 def _kill_live_engines() -> None:
-    """Last resort if the arbiter exits without closing its engines: leave no engine running."""
+    """Last resort if the arbiter exits without closing its engines: leave no engine running, nor the
+    Wine servers and services the engines left to their prefixes."""
     for processes in list(_live_engines.values()):
         processes.signal(signal.SIGKILL)
+    end_wine_services()
 
 
 class OutputListener(Protocol):
