@@ -91,7 +91,10 @@ def run_command(
         False, "--debug", help="Log every line sent to and read from the engines, beside the database."
     ),
     json_out: Path | None = typer.Option(
-        None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
+        None,
+        "--json",
+        help="Append each finished game's result to this file as one JSON line ('-': stdout, and the "
+        "rest of the output goes to stderr).",
     ),
 ) -> None:
     """Play a whole event. Run it again on the same database to continue where it stopped.
@@ -218,7 +221,10 @@ def match_command(
         None, "--pdn-out", help="Write the finished games to this PDN file when the run ends."
     ),
     json_out: Path | None = typer.Option(
-        None, "--json", help="Append each finished game's result to this file as one JSON line ('-': stdout)."
+        None,
+        "--json",
+        help="Append each finished game's result to this file as one JSON line ('-': stdout, and the "
+        "rest of the output goes to stderr).",
     ),
     rating_interval: int | None = typer.Option(
         None, "--rating-interval", min=1, help="Print the score and Elo every N games."
@@ -484,7 +490,9 @@ def _execute(
     """Play the event. `settings_file`: the tournament file it was read from (`arbiter run`), where a
     setting found wrong at planning is told at its line; without one (`arbiter match`) by its option."""
     extras = extras or RunExtras()
-    console = output_console()
+    # `--json -`: stdout holds the JSON lines alone, for the program reading them; the rest goes to stderr.
+    json_on_stdout = extras.json_out is not None and str(extras.json_out) == "-"
+    console = output_console(stderr=json_on_stdout)
     if config.scheduler is not None:
         from arbiter.distributed import DistributedMissingError, require_distributed
 
@@ -590,7 +598,7 @@ def _execute(
                 err=True,
             )
         if extras.pdn_out is not None:
-            _write_pdn(store, summary.tournament_id, extras.pdn_out)
+            _write_pdn(store, summary.tournament_id, extras.pdn_out, to_stderr=json_on_stdout)
     if summary.stopped:
         raise typer.Exit(130)
     if not summary.complete:
@@ -653,7 +661,7 @@ def _said_finished(console: Console, runner: TournamentRunner, config: Tournamen
     return True
 
 
-def _write_pdn(store: RunStore, tournament_id: int, out: Path) -> None:
+def _write_pdn(store: RunStore, tournament_id: int, out: Path, *, to_stderr: bool = False) -> None:
     from arbiter.publishing.pdn_export import export_tournament
     from arbiter.report.files import write_atomic
 
@@ -667,7 +675,7 @@ def _write_pdn(store: RunStore, tournament_id: int, out: Path) -> None:
         raise typer.Exit(1) from None
     unfinished = exported.tournament.unfinished_games
     left_out = f"; {unfinished} unfinished left out, to be played again" if unfinished else ""
-    typer.echo(f"{len(exported.games)} game(s) written to {out}{left_out}")
+    typer.echo(f"{len(exported.games)} game(s) written to {out}{left_out}", err=to_stderr)
 
 
 def _resume_advice(database: Path) -> str:

@@ -101,16 +101,18 @@ def _piece_refusal(variant_id: str) -> str | None:
         return str(error)
 
 
-def output_console() -> Console:
+def output_console(*, stderr: bool = False) -> Console:
     """A console for tables: the terminal's width, or, when piped into a file or another program,
-    no width to fit, so that nothing is cut."""
+    no width to fit, so that nothing is cut. `stderr`: on stderr, when stdout carries data."""
     # Names are printed as given: an engine named `x:100:` is not turned into an emoji (nor rich's
     # table of 4,000 emoji codes loaded to look it up).
-    console = Console(emoji=False)
+    console = Console(emoji=False, stderr=stderr)
     if console.is_terminal:
         return console
     # Without colours (a file, a pipe) highlighting shows nothing: its pattern matching is skipped.
-    return Console(width=_UNLIMITED_WIDTH, emoji=False, highlight=console.color_system is not None)
+    return Console(
+        width=_UNLIMITED_WIDTH, emoji=False, highlight=console.color_system is not None, stderr=stderr
+    )
 
 
 def register(app: typer.Typer) -> None:

@@ -698,6 +698,22 @@ def test_debug_logs_and_stderr_logs_live_beside_the_database_named_by_engine_and
     assert "done 1/2, left 1, random " in result.stdout
 
 
+def test_json_lines_on_stdout_are_all_stdout_holds_the_rest_goes_to_stderr(tmp_path: Path) -> None:
+    # `--json -` is for a pipe (`arbiter match ... --json - | jq`): a progress line or a table among the
+    # JSON lines would stop the program reading them at the first line.
+    result = arbiter(
+        "match", "random", "greedy", "--tc", "depth=1", "--games", "4", "--max-plies", "20",
+        "--rating-interval", "2", "--pdn-out", "games.pdn", "--json", "-", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    games = [json.loads(line) for line in result.stdout.splitlines()]
+    assert sorted(game["game"] for game in games) == ["r1-b1-g1", "r1-b1-g2", "r1-b1-g3", "r1-b1-g4"]
+    # What a person reads is all still there, on stderr: progress, rating lines, standings, the PDN file.
+    assert "4 games to play" in result.stderr and "done 2/4, left 2, random " in result.stderr
+    assert "Standings" in result.stderr and "finished: 4/4 games" in result.stderr
+    assert "4 game(s) written to games.pdn" in result.stderr
+
+
 def test_the_version_is_printed() -> None:
     result = subprocess.run([*ARBITER, "--version"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith("arbiter 0.")
