@@ -20,6 +20,7 @@ code. Faults:
   disconnect        closes the connection instead of moving, and stays running
   exit-after-end    plays properly, but exits when a game ends (a stop code 0 `E`)
   exit-after-game   the same, once it has played a move (the name-learning game before a match passes)
+  slow-accept       waits 2 s before it accepts a game request
   refuse-N          answers every game request with acceptance code N
   second-connection connects twice (with --connect) and plays on the second connection
 """
@@ -88,6 +89,8 @@ class Misfit:
             if fault.startswith("refuse-"):
                 self.write(b"A" + b"Misfit".ljust(32) + fault[-1].encode())
                 return True
+            if fault == "slow-accept":
+                time.sleep(2.0)  # thinks before it accepts
             self.write(b"A" + b"Misfit".ljust(32) + b"0")
             self.colour = "W" if text[35] == "W" else "B"
             squares = text[44:].translate(str.maketrans("wzWZ", "wbWB"))
