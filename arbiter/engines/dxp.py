@@ -124,7 +124,8 @@ class DxpSearch(SearchHandle):
         result = await self.wait(grace)
         if result is not None:
             return result
-        fault = Unresponsive(self._engine.name, f"no move {grace:g} s past the deadline (DXP has no stop)")
+        late = f"no move {grace:g} s past the deadline (DXP has no stop){self._engine._unfinished_message()}"
+        fault = Unresponsive(self._engine.name, late)
         self._engine._fail(fault)
         raise fault
 
@@ -431,6 +432,14 @@ class DxpEngine(EngineClient):
     def _output_unread(self) -> bool:
         return self._messages is not None and self._messages.unread()
 
+    def _unfinished_message(self) -> str:
+        """For a fault: what the engine began of a message and never ended with its NUL."""
+        unfinished = self._messages.unfinished() if self._messages is not None else b""
+        if not unfinished:
+            return ""
+        text = unfinished.decode("ascii", "backslashreplace")
+        return f"; it sent {text!r} without the NUL that ends a DXP message"
+
     def _send_quietly(self, message: DxpMessage) -> None:
         """An answer sent from the reader: a failure is already on record and must not stop reading."""
         with contextlib.suppress(EngineFault, RuntimeError):
@@ -492,7 +501,8 @@ class DxpEngine(EngineClient):
                     self._send_quietly(GameEnd(GAME_END_UNKNOWN, 0))  # DXP: an `E` is answered with an `E`
             search._complete(message, at)
         elif isinstance(message, Move):
-            self._fail(ProtocolError(self.name, "sent a move when it was not its turn"))
+            move = move_to_hub(message)
+            self._fail(ProtocolError(self.name, f"sent a move, {move}, when it was not its turn"))
         elif isinstance(message, Chat):
             self.chats.append(message.text)
         elif isinstance(message, BackRequest):

@@ -148,19 +148,24 @@ def _digits(text: str, start: int, width: int, what: str) -> int:
 def _expect_length(text: str, *lengths: int) -> None:
     if len(text) not in lengths:
         expected = " or ".join(str(length) for length in lengths)
-        raise DxpSyntaxError(
-            f"message {text[:1]!r} has {len(text)} characters, expected {expected}: {text!r}"
-        )
+        raise DxpSyntaxError(f"message {text[:1]!r} has {len(text)} characters, expected {expected}")
 
 
 def decode(data: bytes) -> DxpMessage:
-    """One message, without its NUL. Raises DxpSyntaxError for anything else."""
+    """One message, without its NUL. Raises DxpSyntaxError for anything else, quoting the message."""
     try:
         text = data.decode("ascii")
     except UnicodeDecodeError:
         raise DxpSyntaxError(f"bytes that are not ASCII: {data[:40]!r}") from None
     if not text:
         raise DxpSyntaxError("an empty message")
+    try:
+        return _decode_text(text)
+    except DxpSyntaxError as error:  # a field's error names the field: the message says where it is
+        raise DxpSyntaxError(f"{error} in {text!r}") from None
+
+
+def _decode_text(text: str) -> DxpMessage:
     header = text[0]
     if header == "R":
         _expect_length(text, 43, 43 + 1 + SQUARES)
@@ -175,7 +180,7 @@ def decode(data: bytes) -> DxpMessage:
         elif kind == "B" and len(text) == 94 and re.fullmatch(r"[WZ][ewzWZ]{50}", text[43:]):
             position = text[43:]
         else:
-            raise DxpSyntaxError(f"game request with an unreadable start position: {text[42:]!r}")
+            raise DxpSyntaxError(f"game request with an unreadable start position {text[42:]!r}")
         return GameRequest(text[3:35].rstrip(), colour, minutes, moves, position)
     if header == "A":
         _expect_length(text, 34)
@@ -198,7 +203,7 @@ def decode(data: bytes) -> DxpMessage:
     if header == "K":
         _expect_length(text, 2)
         return BackAccept(_digits(text, 1, 1, "acceptance code"))
-    raise DxpSyntaxError(f"unknown message type {header!r}: {text[:40]!r}")
+    raise DxpSyntaxError(f"unknown message type {header!r}")
 
 
 # -- between Hub text (what the referee speaks) and DXP fields ------------------------------------------

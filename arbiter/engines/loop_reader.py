@@ -53,6 +53,8 @@ class OutputReader(Protocol):
 
     def unread(self) -> bool: ...
 
+    def unfinished(self) -> bytes: ...
+
     def close(self) -> None: ...
 
 
@@ -164,6 +166,10 @@ class LoopReader:
         if self._pending:
             self._deliver_soon()
         return False
+
+    def unfinished(self) -> bytes:
+        """What was read of a line that has not ended (for a fault's message)."""
+        return self._cutter.unfinished
 
     def close(self) -> None:
         """Stop reading and close the socket (when this reader owns it)."""

@@ -45,6 +45,11 @@ class LineCutter:
         """A command was written: the engine may print another ``output_bytes`` before it floods."""
         self._since_command = 0
 
+    @property
+    def unfinished(self) -> bytes:
+        """What was read after the last separator: a line still waiting for its end."""
+        return self._partial
+
     def cut(self, data: bytes) -> tuple[list[bytes], str | None]:
         """(the complete lines ``data`` ends, the reason to stop reading, if any). On a reason, the lines
         are those before the offending one, and the incomplete rest is dropped."""

@@ -107,6 +107,11 @@ class StampedReader:
         # Looked at after the descriptor: bytes taken from it since are in hand or already posted.
         return waiting or self._in_hand
 
+    def unfinished(self) -> bytes:
+        """What was read of a line that has not ended (for a fault's message; read from the loop's
+        thread, it may miss the last read)."""
+        return self._cutter.unfinished
+
     def close(self) -> None:
         """End the thread (without waiting for it) and close the descriptors this reader owns."""
         self._closing.set()
