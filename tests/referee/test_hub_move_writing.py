@@ -1,7 +1,7 @@
 """Captures written the ways Hub engines write them. Hub's form (start, end, every captured square, in
 any order, with or without spaces around the line) is played; a capture written short, as a PDN path
 or with only some captured squares is refused, and the reason says which legal capture(s) it could mean
-and how Hub writes them."""
+and how Hub writes them. A move that cannot be read at all loses with its position named."""
 
 from __future__ import annotations
 
@@ -46,3 +46,13 @@ def test_a_capture_not_written_as_hub_is_refused_with_the_hub_text_of_what_it_co
     assert outcome is not None and (outcome.winner, outcome.termination) == (Winner.BLACK, Termination.ILLEGAL_MOVE)
     assert f"'{move}' is not a legal move in {TWO_ROUTES} {said}" in outcome.reason
     assert "Hub writes a capture as start x end x every captured square" in outcome.reason
+
+
+@pytest.mark.parametrize("move", ["030x06x11x18x24", "30X6X11X18X24", ""])
+def test_a_move_that_cannot_be_read_loses_and_the_reason_names_its_position(move: str) -> None:
+    record = white_says(move)
+    outcome = record.outcome
+    assert outcome is not None
+    assert (outcome.winner, outcome.termination) == (Winner.BLACK, Termination.UNPARSABLE_OUTPUT)
+    assert f"engine 'white': ended its search with move='{move}'" in outcome.reason
+    assert outcome.reason.endswith(f"(in {TWO_ROUTES})")
