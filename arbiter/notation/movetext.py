@@ -157,7 +157,9 @@ def _hub_hint(position: Position, squares: tuple[int, ...]) -> str:
     if not named and len(squares) > 2:
         some = frozenset(squares[2:])
         named = [
-            m for m in position.legal_moves() if m.start == squares[0] and m.end == squares[1] and some < m.captured
+            m
+            for m in position.legal_moves()
+            if m.start == squares[0] and m.end == squares[1] and some < m.captured
         ]
         how = "with only some of the captured squares it names"
     if not named:

@@ -33,7 +33,9 @@ def test_info_numbers_too_large_or_not_finite_are_kept_as_text_and_the_game_is_s
     assert ran.returncode == 0, ran.stderr
     assert "Traceback" not in ran.stderr
     with sqlite3.connect(db) as connection:
-        row = connection.execute("SELECT depth, score, nodes, info_time, nps, info_extra FROM move").fetchone()
+        row = connection.execute(
+            "SELECT depth, score, nodes, info_time, nps, info_extra FROM move"
+        ).fetchone()
     assert row[:5] == (None, None, None, None, None)
     for text in ("99999999999999999999", "inf", "99999999999999999999999999999", "nan", "-inf"):
         assert f'"{text}"' in row[5]

@@ -34,7 +34,10 @@ def test_a_capture_with_every_captured_square_in_any_order_is_played(move: str) 
         ("30x6", "(ambiguous: as PDN it names 30x6x11x12x24 or 30x6x11x18x24;"),
         ("30-6", "(ambiguous: as PDN it names 30x6x11x12x24 or 30x6x11x18x24;"),
         ("30x13x22x6", "(as PDN it names 30x6x11x18x24;"),
-        ("30x6x11", "(ambiguous: with only some of the captured squares it names 30x6x11x12x24 or 30x6x11x18x24;"),
+        (
+            "30x6x11",
+            "(ambiguous: with only some of the captured squares it names 30x6x11x12x24 or 30x6x11x18x24;",
+        ),
         ("30x6x12", "(with only some of the captured squares it names 30x6x11x12x24;"),
     ],
 )
@@ -43,7 +46,10 @@ def test_a_capture_not_written_as_hub_is_refused_with_the_hub_text_of_what_it_co
 ) -> None:
     record = white_says(move)
     outcome = record.outcome
-    assert outcome is not None and (outcome.winner, outcome.termination) == (Winner.BLACK, Termination.ILLEGAL_MOVE)
+    assert outcome is not None and (outcome.winner, outcome.termination) == (
+        Winner.BLACK,
+        Termination.ILLEGAL_MOVE,
+    )
     assert f"'{move}' is not a legal move in {TWO_ROUTES} {said}" in outcome.reason
     assert "Hub writes a capture as start x end x every captured square" in outcome.reason
 
