@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -25,6 +26,34 @@ class Info:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+# Numbers are kept in SQLite, whose integers have 64 bits, and a game's depths are summed there: a
+# larger count or depth (or an infinite or NaN real, which the PDN export and the adjudicator cannot use
+# either) is not read as a number but kept as text.
+_COUNT_LIMIT = 2**63
+_DEPTH_LIMIT = 2**31
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if not -_COUNT_LIMIT <= value < _COUNT_LIMIT:
+        raise ValueError(text)
+    return value
+
+
+def _depth(text: str) -> int:
+    value = int(text)
+    if not -_DEPTH_LIMIT <= value < _DEPTH_LIMIT:
+        raise ValueError(text)
+    return value
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
+
+
 def _number(fields: dict[str, str], key: str, convert: Callable[[str], T]) -> T | None:
     text = fields.pop(key, None)
     if text is None:
@@ -40,13 +69,17 @@ def parse_info(fields: Mapping[str, str], score_scale: float = 1.0) -> Info:
     """An `info` line's fields; the score is multiplied by ``score_scale`` (to centi-men)."""
     rest = dict(fields)
     pv_text = rest.pop("pv", "")
-    score = _number(rest, "score", float)
+    score = _number(rest, "score", _real)
+    if score is not None:
+        score = round(score * score_scale, 6)
+        if not math.isfinite(score):  # finite in the engine's units, too large in centi-men
+            rest["score"], score = fields["score"], None
     return Info(
-        depth=_number(rest, "depth", int),
-        score=None if score is None else round(score * score_scale, 6),
-        nodes=_number(rest, "nodes", int),
-        time=_number(rest, "time", float),
-        nps=_number(rest, "nps", float),
+        depth=_number(rest, "depth", _depth),
+        score=score,
+        nodes=_number(rest, "nodes", _count),
+        time=_number(rest, "time", _real),
+        nps=_number(rest, "nps", _real),
         pv=tuple(pv_text.split()),
         extra=rest,
     )

@@ -136,7 +136,8 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
     if m is None:
         moves = position.legal_moves()
         raise MoveTextError(
-            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
+            f"{text!r} is not a legal move in {position.fen()}{_hub_hint(position, squares)}; "
+            f"legal moves: {_legal_list(moves, position)}"
         )
     if allowed is not None and m not in allowed:
         rule = position.variant.history_rule
@@ -145,6 +146,27 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
             f"allowed moves: {_legal_list(allowed, position)}"
         )
     return m
+
+
+def _hub_hint(position: Position, squares: tuple[int, ...]) -> str:
+    """For Hub text that names legal captures another way: as PDN (`30x6`, the path `30x13x22x6`) or
+    with only some of the captured squares (`30x6x18`, as Scan's own notation tells apart two captures
+    with one start and end), what Hub writes for them. Empty when it names no legal move either way."""
+    named = moves_named(position, squares)
+    how = "as PDN it names"
+    if not named and len(squares) > 2:
+        some = frozenset(squares[2:])
+        named = [
+            m
+            for m in position.legal_moves()
+            if m.start == squares[0] and m.end == squares[1] and some < m.captured
+        ]
+        how = "with only some of the captured squares it names"
+    if not named:
+        return ""
+    what = f"ambiguous: {how}" if len(named) > 1 else how
+    hub = " or ".join(sorted(m.hub for m in named))
+    return f" ({what} {hub}; Hub writes a capture as start x end x every captured square)"
 
 
 def format_hub(move: Move) -> str:

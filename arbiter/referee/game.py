@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from arbiter.engines.client import EngineClient, SearchHandle
-from arbiter.engines.faults import EngineFault
+from arbiter.engines.faults import BadMoveFormat, EngineFault
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import Info, SearchResult
 from arbiter.notation.movetext import MoveTextError, format_pdn, parse_hub
@@ -535,7 +535,9 @@ class Referee:
             Termination.UNPARSABLE_OUTPUT: "engine wrote output that cannot be read",
             Termination.START_FAILURE: "engine failed to start",
         }[termination]
-        self._end(color.opponent, termination, f"{color_name(color)}'s {words}: {fault}")
+        # A move that cannot be read is told with its position, as an illegal one is.
+        where = f" (in {self.game.position.fen()})" if isinstance(fault, BadMoveFormat) else ""
+        self._end(color.opponent, termination, f"{color_name(color)}'s {words}: {fault}{where}")
 
     def _clock_forfeit(self, turn: _Turn, outcome: MoveOutcome, result: SearchResult | None) -> None:
         budget = turn.budget
