@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,15 @@ def load_list(text: str | None) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"a list was expected, not {_preview(text)}")
     return value
+
+
+def _finite(value: float | None, key: str, extra: dict[str, Any]) -> float | None:
+    """An engine's real as stored, or None for one that is not finite (``inf`` stored before such values
+    were kept as text): then its text joins the fields kept as text, as it is kept now."""
+    if value is None or math.isfinite(value):
+        return value
+    extra.setdefault(key, str(value))
+    return None
 
 
 def load_dict(text: str | None) -> dict[str, Any]:
@@ -247,14 +257,15 @@ def move_from_row(row: MoveValues) -> MoveRecord:
     info = None
     if has_info:
         depth, score, nodes, info_time, nps, pv, info_extra = row[10:]
+        extra = load_dict(info_extra)
         info = EngineInfo(
             depth=depth,
-            score=score,
+            score=_finite(score, "score", extra),
             nodes=nodes,
-            time=info_time,
-            nps=nps,
+            time=_finite(info_time, "time", extra),
+            nps=_finite(nps, "nps", extra),
             pv=load_list(pv),
-            extra=load_dict(info_extra),
+            extra=extra,
         )
     return MoveRecord(
         ply=ply,
