@@ -163,10 +163,7 @@ def parse_each(text: str) -> dict[str, list[str]]:
     try:
         Timeouts.model_validate(_timeouts(fields, "--each "))
     except ValidationError as error:
-        said = "; ".join(
-            f"timeouts.{item['loc'][0]}: {str(item['msg']).removeprefix('Value error, ')}"
-            for item in error.errors()
-        )
+        said = validation_problems(error, "timeouts", under="timeouts.")
         raise EngineSpecError(f"--each {text!r}: {said}") from None
     return fields
 

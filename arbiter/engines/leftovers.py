@@ -123,17 +123,9 @@ class EngineProcesses:
         return list(known.values())
 
     def _remaining(self, known: dict[int, ProcessEntry]) -> list[ProcessEntry]:
-        """What is still to wait for, after reaping what the arbiter can reap.
-
-        A zombie whose parent is neither the arbiter nor one of these processes is out of reach (its
-        parent is some init that will reap it, or not); it holds no resources but a pid, so it is not
-        waited for. One whose parent is still dying is adopted by the arbiter in a moment.
-        """
+        """What is still to wait for (see ``_awaited``), after reaping what the arbiter can reap."""
         reap_adopted(self._current(known), self.leader)
-        current = self._current(known)
-        pids = {entry.pid for entry in current}
-        me = os.getpid()
-        return [entry for entry in current if not entry.zombie or entry.ppid == me or entry.ppid in pids]
+        return _awaited(self._current(known))
 
 
 def end_wine_services(wait: float = 1.0) -> None:
@@ -146,14 +138,19 @@ def end_wine_services(wait: float = 1.0) -> None:
     for entry in entries:
         signal_process(entry, signal.SIGKILL)
     deadline = time.monotonic() + wait
-    me = os.getpid()
     while entries:
         current = [(entry, read_entry(entry.pid)) for entry in entries]
         entries = [now for entry, now in current if now is not None and is_same_process(entry, now)]
         reap_adopted(entries, leader=0)
-        # A zombie whose parent is one of these is adopted, and reaped, in a moment; others are not ours.
-        pids = {entry.pid for entry in entries}
-        waited = [entry for entry in entries if not entry.zombie or entry.ppid in pids or entry.ppid == me]
-        if not waited or time.monotonic() > deadline:
+        if not _awaited(entries) or time.monotonic() > deadline:
             return
         time.sleep(_POLL_SECONDS)
+
+
+def _awaited(current: list[ProcessEntry]) -> list[ProcessEntry]:
+    """What of ``current`` is still to wait for. A zombie whose parent is neither the arbiter nor one of
+    these is out of reach (its parent is some init that will reap it, or not); it holds no resources but
+    a pid, so it is not waited for. One whose parent is still dying is adopted by the arbiter in a moment."""
+    pids = {entry.pid for entry in current}
+    me = os.getpid()
+    return [entry for entry in current if not entry.zombie or entry.ppid == me or entry.ppid in pids]

@@ -26,25 +26,24 @@ class Info:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+def _integer_of(bits: int) -> Callable[[str], int]:
+    """A reader of signed integers of ``bits`` bits: a larger one is no number here."""
+    limit = 2 ** (bits - 1)
+
+    def read(text: str) -> int:
+        value = int(text)
+        if not -limit <= value < limit:
+            raise ValueError(text)
+        return value
+
+    return read
+
+
 # Numbers are kept in SQLite, whose integers have 64 bits, and a game's depths are summed there: a
 # larger count or depth (or an infinite or NaN real, which the PDN export and the adjudicator cannot use
 # either) is not read as a number but kept as text.
-_COUNT_LIMIT = 2**63
-_DEPTH_LIMIT = 2**31
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if not -_COUNT_LIMIT <= value < _COUNT_LIMIT:
-        raise ValueError(text)
-    return value
-
-
-def _depth(text: str) -> int:
-    value = int(text)
-    if not -_DEPTH_LIMIT <= value < _DEPTH_LIMIT:
-        raise ValueError(text)
-    return value
+_count = _integer_of(64)
+_depth = _integer_of(32)
 
 
 def _real(text: str) -> float:

@@ -523,11 +523,12 @@ def error_location(error: ErrorDetails) -> tuple[str | int, ...]:
     return loc + cause.key if isinstance(cause, SettingError) else loc
 
 
-def validation_problems(error: ValidationError, whole: str) -> str:
-    """What a validation error says, one ``key: why`` a problem (``whole`` for the model itself),
-    without pydantic's "Value error, " before a validator's own words."""
+def validation_problems(error: ValidationError, whole: str, under: str = "") -> str:
+    """What a validation error says, one ``key: why`` a problem (``whole`` for the model itself; each
+    key after ``under``, the model's own key where it is part of another), without pydantic's "Value
+    error, " before a validator's own words."""
     return "; ".join(
-        f"{'.'.join(str(part) for part in item['loc']) or whole}: "
+        f"{under}{'.'.join(str(part) for part in item['loc']) or whole}: "
         f"{str(item['msg']).removeprefix('Value error, ')}"
         for item in error.errors()
     )

@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +37,14 @@ class Ran:
         return " ".join((self.out + "\n" + self.err).split())
 
 
-def arbiter(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> Ran:
+def arbiter(
+    *args: str | Path,
+    cwd: Path,
+    env: dict[str, str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
+) -> Ran:
+    """`arbiter` as a user runs it, with `env` added to the environment; `preexec_fn` runs in the child
+    before it starts (a limit on the files it may write, say)."""
     done = subprocess.run(
         [*ARBITER, *map(str, args)],
         capture_output=True,
@@ -44,8 +52,19 @@ def arbiter(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> 
         cwd=cwd,
         timeout=COMMAND_SECONDS,
         env={**os.environ, **(env or {})},
+        preexec_fn=preexec_fn,
     )
     return Ran(done.returncode, done.stdout, done.stderr)
+
+
+def ran_from_files(folder: Path, stem: str) -> Ran:
+    """What a command run by a shell script said, from the files it wrote: ``stem.code``, ``stem.out``
+    and ``stem.err`` in `folder`."""
+    return Ran(
+        int((folder / f"{stem}.code").read_text()),
+        (folder / f"{stem}.out").read_text(),
+        (folder / f"{stem}.err").read_text(),
+    )
 
 
 def assert_refused(ran: Ran, *expected: str, code: int | None = None) -> None:

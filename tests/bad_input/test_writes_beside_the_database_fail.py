@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bad_input_support import ARBITER, COMMAND_SECONDS, ENGINES, Ran, arbiter, assert_refused, finished_games
+from bad_input_support import ARBITER, ENGINES, Ran, arbiter, assert_refused, finished_games, ran_from_files
 
 QUICK_MATCH = ("match", "random", "greedy", "--tc", "depth=1", "--rounds", "3")
 
@@ -24,17 +24,8 @@ def arbiter_with_file_limit(*args: str | Path, cwd: Path, limit_bytes: int) -> R
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
 
-    done = subprocess.run(
-        [*ARBITER, *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=COMMAND_SECONDS,
-        # No .pyc written under the limit: a short one would break every later import of its module.
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-        preexec_fn=limit,
-    )
-    return Ran(done.returncode, done.stdout, done.stderr)
+    # No .pyc written under the limit: a short one would break every later import of its module.
+    return arbiter(*args, cwd=cwd, env={"PYTHONDONTWRITEBYTECODE": "1"}, preexec_fn=limit)
 
 
 def test_a_json_file_that_fills_up_stops_the_run_naming_it_and_keeps_the_games(tmp_path: Path) -> None:
@@ -102,11 +93,7 @@ def test_a_logs_folder_made_read_only_mid_run_stops_it_naming_the_log(tmp_path: 
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], env=env, capture_output=True, text=True)
     if done.returncode == 77 or not (tmp_path / "first.code").exists():
         pytest.skip(f"cannot bind-mount here: {done.stderr.strip()}")
-    first = Ran(
-        int((tmp_path / "first.code").read_text()),
-        (tmp_path / "first.out").read_text(),
-        (tmp_path / "first.err").read_text(),
-    )
+    first = ran_from_files(tmp_path, "first")
     assert_refused(first, "match-logs/crasher-game-", "cannot write: Read-only file system", code=1)
     assert "resume with:" in first.said
     assert (tmp_path / "second.code").read_text().strip() == "0", (tmp_path / "second.err").read_text()
@@ -132,11 +119,7 @@ def test_a_site_that_does_not_fit_on_its_disk_is_said_and_the_run_exits_1(tmp_pa
     done = subprocess.run(["unshare", "-m", "sh", "-c", script], env=env, capture_output=True, text=True)
     if done.returncode == 77 or not (tmp_path / "run.code").exists():
         pytest.skip(f"cannot mount a small disk here: {done.stderr.strip()}")
-    ran = Ran(
-        int((tmp_path / "run.code").read_text()),
-        (tmp_path / "run.out").read_text(),
-        (tmp_path / "run.err").read_text(),
-    )
+    ran = ran_from_files(tmp_path, "run")
     assert_refused(
         ran, "No space left on device", "the site in site does not show the event as it ended", code=1
     )

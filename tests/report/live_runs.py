@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from arbiter.engines.process_group import read_entry
 from arbiter.report.live import LIVE_DATA
 
 
@@ -27,12 +29,7 @@ def live_games(site: Path) -> list[Any]:
 
 def descendants(pid: int) -> list[int]:
     """Every process below `pid`, from /proc (the engines too, in process groups of their own)."""
-    parents: dict[int, int] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            parents[int(stat.parent.name)] = int(stat.read_text().rpartition(")")[2].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue  # ended meanwhile
+    parents = {entry.pid: entry.ppid for entry in map(read_entry, _pids()) if entry is not None}
     found, frontier = [], [pid]
     while frontier:
         parent = frontier.pop()
@@ -42,9 +39,11 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
 def running(pid: int) -> bool:
     """Whether `pid` is a process that has not ended (a zombie has)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
+    entry = read_entry(pid)
+    return entry is not None and not entry.zombie

@@ -100,14 +100,21 @@ def assert_only_the_new_site_and_the_users_files(site: Path) -> None:
         assert (site / name).read_text(encoding="utf-8") == text
 
 
-def test_a_report_of_another_event_removes_the_earlier_events_pages_and_keeps_the_users_files(
-    tmp_path: Path,
-) -> None:
+def site_of_event_a(tmp_path: Path, played: int = 6) -> tuple[Path, Path, Path, list[PlannedGame]]:
+    """Event A (`played` games stored) and Event B (one), the site of Event A built with the user's own
+    files put beside its pages: (A's database, B's database, the site, A's planned games)."""
     event_a, event_b, site = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "site"
-    make_database(event_a, "Event A", PLAYERS_A, played=6)
+    planned = make_database(event_a, "Event A", PLAYERS_A, played=played)
     make_database(event_b, "Event B", PLAYERS_B, played=1)
     report(event_a, site)
     put_users_files(site)
+    return event_a, event_b, site, planned
+
+
+def test_a_report_of_another_event_removes_the_earlier_events_pages_and_keeps_the_users_files(
+    tmp_path: Path,
+) -> None:
+    _, event_b, site, _ = site_of_event_a(tmp_path)
     before = files_of(site)
 
     done = report(event_b, site)
@@ -123,11 +130,7 @@ def test_a_report_of_another_event_removes_the_earlier_events_pages_and_keeps_th
 def test_builds_of_the_same_event_remove_nothing_and_record_every_page_for_the_next_event(
     tmp_path: Path,
 ) -> None:
-    event_a, event_b, site = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "site"
-    planned = make_database(event_a, "Event A", PLAYERS_A, played=2)
-    make_database(event_b, "Event B", PLAYERS_B, played=1)
-    report(event_a, site)
-    put_users_files(site)
+    event_a, event_b, site, planned = site_of_event_a(tmp_path, played=2)
     first = files_of(site)
     # Four more games stored: a refresh of the same event writes their pages and removes nothing.
     record(event_a, planned, range(2, 6))
@@ -181,11 +184,7 @@ def test_a_database_made_anew_at_the_same_path_is_another_event_whose_site_repla
 def test_a_site_written_before_its_files_were_recorded_is_left_as_it_is_and_said_so_once(
     tmp_path: Path,
 ) -> None:
-    event_a, event_b, site = tmp_path / "a.sqlite", tmp_path / "b.sqlite", tmp_path / "site"
-    make_database(event_a, "Event A", PLAYERS_A, played=6)
-    make_database(event_b, "Event B", PLAYERS_B, played=1)
-    report(event_a, site)
-    put_users_files(site)
+    event_a, event_b, site, _ = site_of_event_a(tmp_path)
     # As an arbiter from before the record left it: the manifest of the build it made, and no list
     # of the files it wrote.
     (site / RECORD).unlink(missing_ok=True)

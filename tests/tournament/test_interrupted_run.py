@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from tournament_files import ARBITER, ENGINES, bundled, greedy_random_match, write_tournament
 
+from arbiter.engines.process_group import read_entry
 from arbiter.store import PlayerEntry, RunStore, StoreVersionError, TournamentStatus
 from arbiter.store.run_lock import RunLock, lock_path, run_holds
 
@@ -106,23 +107,14 @@ def test_a_killed_run_reads_as_stopped_and_a_live_one_as_running(tmp_path: Path)
 
 def children(pid: int) -> list[int]:
     """The processes whose parent is `pid`, from /proc."""
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # ended meanwhile
-        if int(fields[1]) == pid:
-            found.append(int(stat.parent.name))
-    return found
+    entries = (read_entry(int(name)) for name in os.listdir("/proc") if name.isdigit())
+    return [entry.pid for entry in entries if entry is not None and entry.ppid == pid]
 
 
 def running(pid: int) -> bool:
     """Whether `pid` is a process that has not ended (a zombie has)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
+    entry = read_entry(pid)
+    return entry is not None and not entry.zombie
 
 
 def test_the_site_of_a_killed_run_shows_it_stopped_and_its_publisher_ends(tmp_path: Path) -> None:
