@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ from arbiter.commands.standings import (
     ratings_table,
     standings_table,
 )
-from arbiter.engines import EngineConfig, EngineIdentity
+from arbiter.engines import EngineConfig, EngineIdentity, StderrBudget
 from arbiter.referee.timecontrol import TimeControlError, parse_time_control
 from arbiter.running import event_loop
 from arbiter.running.preflight import (
@@ -543,7 +544,7 @@ def _execute(
         crowded = crowding_warning(config.concurrency, available_cpus())
         if crowded is not None and not extras.force_concurrency:
             typer.echo(f"warning: {crowded}", err=True)
-        runner.checked = _preflight(config, engines, log_dir)
+        runner.checked = _preflight(config, engines, log_dir, runner.stderr_budgets())
     try:
         # Checked for damage above already (a whole read of the file): not read through again.
         store = RunStore.open(config.database, create=True, check=not checked)
@@ -618,14 +619,17 @@ def _execute(
 
 
 def _preflight(
-    config: TournamentConfig, engines: list[EngineConfig], log_dir: Path
+    config: TournamentConfig,
+    engines: list[EngineConfig],
+    log_dir: Path,
+    stderr_budgets: Mapping[str, StderrBudget],
 ) -> dict[str, EngineIdentity]:
     """Every engine started and handshaken once before the first game; the command stops, with nothing
     stored, when one cannot play."""
     try:
         for warning in check_dxp_settings(config, engines):
             typer.echo(f"warning: {warning}", err=True)
-        return event_loop.run(preflight_engines(engines, config.variant, log_dir))
+        return event_loop.run(preflight_engines(engines, config.variant, log_dir, stderr_budgets))
     except PreflightError as exc:
         typer.echo(f"error: {exc}", err=True)
         logs = f"; engine logs: {log_dir}" if log_dir.is_dir() else ""  # none when no engine was started

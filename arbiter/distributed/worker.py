@@ -43,6 +43,7 @@ from arbiter.engines import (
     EngineConfig,
     EngineConfigError,
     EngineFault,
+    StderrBudget,
     create_engine,
     probe_engine,
 )
@@ -78,6 +79,9 @@ class EngineHost:
     def __init__(self) -> None:
         self._loop = event_loop.new_loop()  # the loop `arbiter run` plays its own games on
         self._idle: dict[tuple[str, str], list[tuple[EngineClient, float]]] = {}
+        # Each engine's stderr kept in its logs here, by event and engine name: one budget for all the
+        # processes this worker starts for it (its logs are temporary files no later run looks for).
+        self._stderr_budgets: dict[tuple[str, str], StderrBudget] = {}
         self._playing = 0  # games between taking their engines and giving them back
         self._thread = threading.Thread(target=self._serve, name="arbiter-engine-host", daemon=True)
         self._thread.start()
@@ -104,7 +108,7 @@ class EngineHost:
 
     # ------------------------------------------------------------------ engines
 
-    async def _take(self, config: EngineConfig, variant: str) -> EngineClient:
+    async def _take(self, config: EngineConfig, variant: str, event: str) -> EngineClient:
         """A running engine of this configuration for the next game: an idle one, or a fresh start."""
         idle = self._idle.get(_pool_key(config, variant), [])
         while idle:
@@ -112,7 +116,10 @@ class EngineHost:
             if engine.alive:
                 return engine
             await engine.quit()
-        engine = create_engine(config)
+        budget = self._stderr_budgets.get((event, config.name))
+        if budget is None:
+            budget = self._stderr_budgets[event, config.name] = StderrBudget.for_engine(config)
+        engine = create_engine(config, stderr_budget=budget)
         try:
             await engine.open(engine_variant(variant))
         except BaseException:
@@ -153,7 +160,7 @@ class EngineHost:
             for color, engine_order in sides.items():
                 try:
                     config = host_config(engine_order)
-                    opened[color] = await self._take(config, setup.variant)
+                    opened[color] = await self._take(config, setup.variant, order.tags.get("Event", ""))
                 except (HostEngineError, EngineFault, EngineConfigError) as exc:
                     problem = EngineProblem(worker=worker, engine=engine_order.config.name, message=str(exc))
                     for engine in opened.values():

@@ -55,6 +55,7 @@ from arbiter.engines.params import (
     variant_setting,
 )
 from arbiter.engines.results import Info, SearchResult
+from arbiter.engines.stderr_budget import StderrBudget
 
 if TYPE_CHECKING:
     from arbiter.engines.checkerboard.client import CheckerBoardEngine
@@ -62,18 +63,25 @@ if TYPE_CHECKING:
 
 
 def create_engine(
-    config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+    config: EngineConfig,
+    *,
+    stderr_log: Path | None = None,
+    comm_log: CommLog | None = None,
+    stderr_budget: StderrBudget | None = None,
 ) -> EngineClient:
-    """The client for ``config.protocol``; nothing is started yet."""
+    """The client for ``config.protocol``; nothing is started yet. ``stderr_budget``: the one the
+    engine's other processes in the event share (see ``stderr_budget``)."""
     if config.protocol == "dxp":
         from arbiter.engines.dxp import DxpEngine
 
-        return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+        return DxpEngine(config, stderr_log=stderr_log, comm_log=comm_log, stderr_budget=stderr_budget)
     if config.protocol == "checkerboard":
         from arbiter.engines.checkerboard.client import CheckerBoardEngine
 
-        return CheckerBoardEngine(config, stderr_log=stderr_log, comm_log=comm_log)
-    return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log)
+        return CheckerBoardEngine(
+            config, stderr_log=stderr_log, comm_log=comm_log, stderr_budget=stderr_budget
+        )
+    return HubEngine(config, stderr_log=stderr_log, comm_log=comm_log, stderr_budget=stderr_budget)
 
 
 def __getattr__(name: str) -> object:
@@ -157,6 +165,7 @@ __all__ = [
     "SearchHandle",
     "SearchMode",
     "SearchResult",
+    "StderrBudget",
     "Timeouts",
     "VariantUnsupported",
     "create_engine",

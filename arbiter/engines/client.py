@@ -29,6 +29,7 @@ from arbiter.engines.level import Level
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.process import EngineProcess, ShutdownReport
 from arbiter.engines.results import SearchResult
+from arbiter.engines.stderr_budget import StderrBudget
 
 logger = logging.getLogger("arbiter.engines")
 
@@ -170,11 +171,18 @@ class EngineClient(ABC):
     _closed_words: ClassVar[str] = "closed its output"
 
     def __init__(
-        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+        self,
+        config: EngineConfig,
+        *,
+        stderr_log: Path | None = None,
+        comm_log: CommLog | None = None,
+        stderr_budget: StderrBudget | None = None,
     ) -> None:
         self.config = config
         self.name = config.name
         self.stderr_log = stderr_log if stderr_log is not None else _default_log_path(config.name)
+        # What the engine's processes in this event may still keep of their stderr, shared with them.
+        self.stderr_budget = stderr_budget
         # Every line sent and received (`--debug`); kept in memory even without a file, for reports.
         self.comm_log = comm_log if comm_log is not None else CommLog(config.name)
         self.faults: list[EngineFault] = []  # every fault seen, fatal or not, in order
@@ -342,7 +350,11 @@ class EngineClient(ABC):
         self._loop = asyncio.get_running_loop()
         try:
             self._process = await EngineProcess.spawn(
-                self.config, stderr_log=self.stderr_log, listener=self, **kwargs
+                self.config,
+                stderr_log=self.stderr_log,
+                listener=self,
+                stderr_budget=self.stderr_budget,
+                **kwargs,
             )
         except EngineFault as fault:
             self._record(fault)

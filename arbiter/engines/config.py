@@ -102,7 +102,14 @@ class EngineConfig(BaseModel):
     cpu_affinity: list[int] | None = None
     line_limit_bytes: PositiveInt = 64 * 1024
     output_limit_bytes: PositiveInt = 8 * 1024 * 1024
-    stderr_limit_bytes: PositiveInt = 16 * 1024 * 1024
+    stderr_limit_bytes: PositiveInt = Field(
+        16 * 1024 * 1024, description="stderr one process may write; beyond it, the fault stderr_flood"
+    )
+    stderr_event_limit_bytes: PositiveInt | None = Field(
+        None,
+        description="stderr kept on disk of all the engine's processes in one event "
+        "(default: 4 times stderr_limit_bytes); the rest is read, not kept",
+    )
     max_infos: PositiveInt = 100
     dxp: DxpSettings = Field(default_factory=DxpSettings)
     score_unit: ScoreUnit | None = Field(

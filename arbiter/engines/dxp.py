@@ -68,6 +68,7 @@ from arbiter.engines.loop_reader import OutputReader, open_reader
 from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import SearchResult
+from arbiter.engines.stderr_budget import StderrBudget
 
 _HOST = "127.0.0.1"
 _REFUSALS = {1: "version not supported", 2: "refused this game", 3: "refuses all games"}
@@ -137,9 +138,14 @@ class DxpEngine(EngineClient):
     _closed_words = "closed its connection"
 
     def __init__(
-        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+        self,
+        config: EngineConfig,
+        *,
+        stderr_log: Path | None = None,
+        comm_log: CommLog | None = None,
+        stderr_budget: StderrBudget | None = None,
     ) -> None:
-        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log)
+        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log, stderr_budget=stderr_budget)
         self.port = config.dxp.port
         self.chats: deque[str] = deque(maxlen=100)  # what the engine said in `C` messages
         self._inbox: Inbox[DxpMessage] = Inbox()

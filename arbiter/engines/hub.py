@@ -48,6 +48,7 @@ from arbiter.engines.params import (
     parse_param,
 )
 from arbiter.engines.results import Info, SearchResult, parse_info
+from arbiter.engines.stderr_budget import StderrBudget
 
 _PREVIEW = 60
 _SEARCH_MODES = frozenset({"think", "ponder", "analyze"})
@@ -144,9 +145,14 @@ class HubEngine(EngineClient):
     protocol = "hub"
 
     def __init__(
-        self, config: EngineConfig, *, stderr_log: Path | None = None, comm_log: CommLog | None = None
+        self,
+        config: EngineConfig,
+        *,
+        stderr_log: Path | None = None,
+        comm_log: CommLog | None = None,
+        stderr_budget: StderrBudget | None = None,
     ) -> None:
-        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log)
+        super().__init__(config, stderr_log=stderr_log, comm_log=comm_log, stderr_budget=stderr_budget)
         self._inbox: Inbox[HubLine] = Inbox()
         self._expected: frozenset[str] = frozenset()  # commands a waiting call wants to receive
         # Pongs carry no number: the n-th pong answers the n-th ping, even when that ping has given up.

@@ -9,7 +9,8 @@ moment the kernel received it, so a busy loop adds nothing to an engine's time. 
 socket or no stamp the stream is a pipe, read by a thread of its own (``stamped_reader``) that stamps
 each line as it reads. The stream is cut into lines, with a cap on the length of a line and on the
 bytes that may follow one command, so a misbehaving engine cannot make the arbiter buffer without bound.
-Its stderr goes to a log file (also capped) and never into the protocol stream.
+Its stderr goes to a log file (also capped) and never into the protocol stream; what all the processes of
+one engine keep of it over an event is bounded too (``stderr_budget``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from arbiter.engines.loop_reader import OutputReader, open_reader
 from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.process_group import ProcessEntry, become_subreaper, signal_group
 from arbiter.engines.process_marker import MARKER_VARIABLE, marker_value, new_token
+from arbiter.engines.stderr_budget import StderrBudget
 
 _TAIL_BYTES = 2048
 # After a DXP engine exits, how long its last output may take to arrive when a leftover child keeps its
@@ -135,9 +137,13 @@ class EngineProcess:
         log_path: Path,
         stdout_is_protocol: bool,
         token: str,
+        stderr_budget: StderrBudget | None = None,
     ) -> None:
         self.config = config
         self.log_path = log_path
+        self._budget = stderr_budget  # shared with the engine's other processes in the event
+        self._budget_spent = False  # this process's stderr is no longer written: its budget is spent
+        self._log_line_ended = True  # what was written last ends a line (an arbiter note needs none)
         self._listener = listener
         self._log = log
         self._stdout_is_protocol = stdout_is_protocol
@@ -169,8 +175,12 @@ class EngineProcess:
         stdout_is_protocol: bool = True,
         argv: Sequence[str] | None = None,
         extra_env: Mapping[str, str] | None = None,
+        stderr_budget: StderrBudget | None = None,
     ) -> EngineProcess:
-        """Start the program. Its stdout is the protocol stream, or (DXP) goes to the log with stderr."""
+        """Start the program. Its stdout is the protocol stream, or (DXP) goes to the log with stderr.
+
+        ``stderr_budget``: what the engine's processes may still keep of their stderr in this event
+        (none: only the process's own ``stderr_limit_bytes``)."""
         become_subreaper()
         args = list(argv if argv is not None else config.command)
         env = dict(os.environ) if config.inherit_env else {}
@@ -180,7 +190,7 @@ class EngineProcess:
         env[MARKER_VARIABLE] = marker_value(token, env.get(MARKER_VARIABLE))
         stderr_log.parent.mkdir(parents=True, exist_ok=True)
         log = stderr_log.open("ab")
-        process = cls(config, listener, log, stderr_log, stdout_is_protocol, token)
+        process = cls(config, listener, log, stderr_log, stdout_is_protocol, token, stderr_budget)
         loop = asyncio.get_running_loop()
         # The protocol stream is our own, read by its reader rather than by asyncio's pipe transport.
         protocol_read, protocol_write = _protocol_stream() if stdout_is_protocol else (-1, -1)
@@ -338,23 +348,44 @@ class EngineProcess:
         room = self.config.stderr_limit_bytes - self._stderr_written
         if room > 0:
             kept = data[:room]
-            self._write_log(kept)
+            self._keep_stderr(kept)
+            # Counted whether or not the event's budget let it be written: the flood is the process's own.
             self._stderr_written += len(kept)
         if len(data) > room and not self._stderr_overflowed:
             self._stderr_overflowed = True
             limit = self.config.stderr_limit_bytes
-            self._write_log(
-                f"\n[arbiter] stderr limit of {limit} bytes reached; the rest is discarded\n".encode()
-            )
+            self._write_note(f"stderr limit of {limit} bytes reached; the rest is discarded")
             self._listener.on_stream_fault(
                 StderrFlood(self.config.name, f"wrote more than {limit} bytes to stderr ({self.log_path})")
             )
 
+    def _keep_stderr(self, data: bytes) -> None:
+        """Write what the engine's budget for the event still allows; say so once when it runs out."""
+        if self._budget_spent:
+            return
+        if self._budget is not None:
+            granted = self._budget.take(len(data))
+            if granted < len(data):
+                self._budget_spent = True
+                self._write_log(data[:granted])
+                self._write_note(
+                    f"stderr budget of {self._budget.limit} bytes for this engine's logs in the event is "
+                    "spent; its stderr is read from here on but not kept"
+                )
+                return
+        self._write_log(data)
+
+    def _write_note(self, text: str) -> None:
+        """The arbiter's own line in the log, on a line of its own."""
+        start = "" if self._log_line_ended else "\n"
+        self._write_log(f"{start}[arbiter] {text}\n".encode())
+
     def _write_log(self, data: bytes) -> None:
         """Into the engine's log, which stops at the first write that fails (a full disk): the game goes
         on, and the database, on the same disk, says so when the game is stored."""
-        if self._log.closed:
+        if self._log.closed or not data:
             return
+        self._log_line_ended = data.endswith(b"\n")
         try:
             self._log.write(data)
             self._log.flush()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -22,12 +22,14 @@ from arbiter.engines import (
     EngineIdentity,
     HandshakeTimeout,
     ReadyTimeout,
+    StderrBudget,
     create_engine,
 )
 from arbiter.referee.dxp_terms import dxp_clock_notes
 from arbiter.referee.timecontrol import parse_time_control
 from arbiter.rules import Position, get_variant
 from arbiter.rules.variants import engine_variant
+from arbiter.running.engine_logs import debug_log, preflight_log
 from arbiter.tournament.config import TournamentConfig
 
 # Lines of what was said to a failing engine shown with its error.
@@ -93,14 +95,22 @@ def check_dxp_settings(config: TournamentConfig, engines: Sequence[EngineConfig]
 
 
 async def preflight_engines(
-    engines: Sequence[EngineConfig], variant: str, log_dir: Path | None = None
+    engines: Sequence[EngineConfig],
+    variant: str,
+    log_dir: Path | None = None,
+    stderr_budgets: Mapping[str, StderrBudget] | None = None,
 ) -> dict[str, EngineIdentity]:
     """Start each engine once, run its handshake and check its settings against ``variant``.
+
+    ``stderr_budgets``: each engine's budget of stderr kept over the event, which its games share.
 
     Returns each engine's identity; raises PreflightError naming every engine that failed, with its
     error and the last lines said to and by it.
     """
-    results = await asyncio.gather(*(_probe(engine, variant, log_dir) for engine in engines))
+    budgets = stderr_budgets or {}
+    results = await asyncio.gather(
+        *(_probe(engine, variant, log_dir, budgets.get(engine.name)) for engine in engines)
+    )
     problems = [problem for problem in results if isinstance(problem, _Problem)]
     if problems:
         configuration = all(problem.configuration for problem in problems)
@@ -112,14 +122,16 @@ async def preflight_engines(
     }
 
 
-async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> EngineIdentity | _Problem:
+async def _probe(
+    engine: EngineConfig, variant: str, log_dir: Path | None, budget: StderrBudget | None
+) -> EngineIdentity | _Problem:
     """The engine's identity, or what went wrong, in words."""
     stderr_log = comm = None
     if log_dir is not None:
-        stderr_log = log_dir / f"{_file_safe(engine.name)}-preflight.stderr.log"
+        stderr_log = preflight_log(log_dir, engine.name)
         if engine.debug:
-            comm = CommLog(engine.name, log_dir / f"{_file_safe(engine.name)}.debug.log")
-    client = create_engine(engine, stderr_log=stderr_log, comm_log=comm)
+            comm = CommLog(engine.name, debug_log(log_dir, engine.name))
+    client = create_engine(engine, stderr_log=stderr_log, comm_log=comm, stderr_budget=budget)
     client.comm_log.context = "preflight"
     told = engine_variant(variant)  # as the games will tell it: draw-only options left out
     try:
@@ -151,7 +163,3 @@ async def _probe(engine: EngineConfig, variant: str, log_dir: Path | None) -> En
         return _Problem(text, configuration=False)
     finally:
         await client.quit()
-
-
-def _file_safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "engine"

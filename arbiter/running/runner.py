@@ -38,6 +38,7 @@ from arbiter.engines import (
     EngineConfigError,
     EngineFault,
     EngineIdentity,
+    StderrBudget,
     create_engine,
     probe_engine,
 )
@@ -49,6 +50,7 @@ from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termin
 from arbiter.referee.setup import GameSetup
 from arbiter.rules import Color
 from arbiter.rules.variants import engine_variant
+from arbiter.running.engine_logs import debug_log, game_log, stderr_budgets
 from arbiter.store import (
     Event,
     EventKind,
@@ -213,6 +215,7 @@ class TournamentRunner:
         self._store_thread: ThreadPoolExecutor | None = None
         # The referee of each game being played here, so a game abandoned by a stop keeps what was played.
         self._refereeing: dict[GameKey, Referee] = {}
+        self._stderr_budgets: dict[str, StderrBudget] | None = None  # by engine name, once counted
 
     # ------------------------------------------------------------------ set-up
 
@@ -245,6 +248,13 @@ class TournamentRunner:
             config=config_json,
             scoring=scheme_named(self.config.scoring),
         )
+
+    def stderr_budgets(self) -> dict[str, StderrBudget]:
+        """Each engine's budget of stderr kept in its logs over the event, shared by all its processes in
+        this run, less what the logs of earlier runs of the event hold (counted the first time)."""
+        if self._stderr_budgets is None:
+            self._stderr_budgets = stderr_budgets(self.log_dir, self.engines.values())
+        return self._stderr_budgets
 
     async def preflight(self, store: RunStore, tournament_id: int) -> None:
         """Start each engine once: refuse the run when one cannot play the variant or rejects a setting.
@@ -319,6 +329,7 @@ class TournamentRunner:
             return summary
         if self.remote is None:
             await self.preflight(store, tournament_id)
+            await asyncio.to_thread(self.stderr_budgets)  # a look through the logs folder: off the loop
         else:
             await self.remote.preflight(self, store, tournament_id)
         store.set_running(tournament_id)
@@ -524,10 +535,11 @@ class TournamentRunner:
         log = comm_log = None
         if self.log_dir is not None:
             # Named by the engine and the game it was started for (it may play more, when reused).
-            log = self.log_dir / f"{_file_safe(name)}-{game.replace(' ', '-') or id(pool)}.stderr.log"
+            log = game_log(self.log_dir, name, game or str(id(pool)))
             if config.debug:
-                comm_log = CommLog(name, self.log_dir / f"{_file_safe(name)}.debug.log")
-        engine = create_engine(config, stderr_log=log, comm_log=comm_log)
+                comm_log = CommLog(name, debug_log(self.log_dir, name))
+        budget = self.stderr_budgets()[name]
+        engine = create_engine(config, stderr_log=log, comm_log=comm_log, stderr_budget=budget)
         engine.comm_log.context = game
         pool[name] = engine
         await engine.open(engine_variant(self.config.variant))
@@ -651,10 +663,6 @@ _RUN_SETTINGS = frozenset({"database", "report", "engines_file", "scheduler", "c
 def _event_settings(config: TournamentConfig) -> dict[str, object]:
     """The settings that make the event what it is: those a resumed run must share with the first."""
     return {k: v for k, v in config.model_dump(mode="json").items() if k not in _RUN_SETTINGS}
-
-
-def _file_safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "engine"
 
 
 def planned_by_key(plan: TournamentPlan) -> dict[GameKey, PlannedGame]:

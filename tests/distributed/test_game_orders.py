@@ -170,8 +170,8 @@ def test_a_game_dropped_while_its_engines_are_ending_still_ends_them_all(tmp_pat
     engines: dict[int, int] = {}
     take = host._take
 
-    async def take_and_note(config: EngineConfig, variant: str) -> EngineClient:
-        engine = await take(config, variant)
+    async def take_and_note(config: EngineConfig, variant: str, event: str) -> EngineClient:
+        engine = await take(config, variant, event)
         engines.update(
             (pid, started) for pid, started in engines_under(os.getpid(), b"").items() if pid == engine.pid
         )

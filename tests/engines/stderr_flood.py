@@ -1,15 +1,19 @@
-"""Fault: writes megabytes of debug text to stderr at start-up and during every search; plays normally."""
+"""Fault: writes megabytes of debug text to stderr at start-up and during every search; plays normally.
+
+`stderr_flood.py [KIB]` writes KIB kibibytes each time instead of 2 MiB (a chatty engine that may stay
+under its stderr limit).
+"""
 
 import sys
 
 from hub_base import Engine
 
-MEGABYTES = 2
+AMOUNT = int(sys.argv[1]) * 1024 if len(sys.argv) > 1 else 2 * 1024 * 1024
 
 
 def spill() -> None:
     line = "debug: evaluating a very interesting position in great detail\n"
-    sys.stderr.write(line * (MEGABYTES * 1024 * 1024 // len(line)))
+    sys.stderr.write(line * (AMOUNT // len(line)))
     sys.stderr.flush()
 
 
