@@ -20,6 +20,7 @@ import logging
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -82,6 +83,9 @@ class EngineHost:
         # Each engine's stderr kept in its logs here, by event and engine name: one budget for all the
         # processes this worker starts for it (its logs are temporary files no later run looks for).
         self._stderr_budgets: dict[tuple[str, str], StderrBudget] = {}
+        # How many of each engine's faults have gone back with a game: the rest (met while it started,
+        # or while it waited idle between games) go with the next game it plays.
+        self._faults_reported: weakref.WeakKeyDictionary[EngineClient, int] = weakref.WeakKeyDictionary()
         self._playing = 0  # games between taking their engines and giving them back
         self._thread = threading.Thread(target=self._serve, name="arbiter-engine-host", daemon=True)
         self._thread.start()
@@ -167,7 +171,6 @@ class EngineHost:
                         self._give_back(engine, setup.variant)
                     opened.clear()
                     return GameReturn(worker=worker, problem=problem)
-            seen = {color: len(engine.faults) for color, engine in opened.items()}
             if self._playing == 1:
                 # No other game's clock runs on this host: settle as a local run does after its
                 # preflight (the first game here has just imported and started what it needs).
@@ -188,7 +191,8 @@ class EngineHost:
         events: list[EngineFaultNote] = []
         ending: list[EngineClient] = []
         for color, engine in opened.items():
-            new_faults = engine.faults[seen[color] :]
+            new_faults = engine.faults[self._faults_reported.get(engine, 0) :]
+            self._faults_reported[engine] = len(engine.faults)
             for fault in new_faults:
                 note = Event(EventKind.FAULT, f"{fault.kind}: {fault}", engine=sides[color].config.name)
                 events.append(EngineFaultNote.of(note))
