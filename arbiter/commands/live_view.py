@@ -137,7 +137,7 @@ class LiveView:
             if record.plies:
                 length = f"stopped at ply {record.plies}, {length}"
         else:
-            length = f"{record.plies} plies"
+            length = f"{record.plies} ply" if record.plies == 1 else f"{record.plies} plies"
         self._say(f"[{self.done}/{self.total}] {game.key} {players}: {reason} ({length})")
         self._standings_stale = True
         self._read_standings()

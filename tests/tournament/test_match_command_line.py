@@ -885,3 +885,13 @@ def test_a_variant_an_engine_cannot_play_is_a_configuration_error_before_the_eve
     assert result.returncode == 2, result.stdout + result.stderr
     assert "cannot play variant 'english'" in result.stderr
     assert "nothing was played or stored; engine logs:" in result.stderr
+
+
+def test_each_game_s_line_gives_its_length_in_plies_one_ply_in_the_singular(tmp_path: Path) -> None:
+    # The engine writing a move in chess squares loses at once: at ply 0 as Black, after one ply as White.
+    bad = f"cmd={sys.executable} arg={ENGINES / 'bad_move.py'} name=Bad"
+    good = f"cmd={sys.executable} arg={ENGINES / 'instant_hub.py'} name=Good"
+    ran = arbiter("match", "--engine", bad, "--engine", good, "--tc", "depth=1", "--games", "2", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert re.search(r"^\[1/2\] r1-b1-g1 Good \(White\) - Bad \(Black\): .* \(0 plies\)$", ran.stdout, re.M)
+    assert re.search(r"^\[2/2\] r1-b1-g2 Bad \(White\) - Good \(Black\): .* \(1 ply\)$", ran.stdout, re.M)
