@@ -355,6 +355,11 @@ class SprtDecision(StrEnum):
 # by fishtest's iteration for every sample (see gsprt.mle_with_t_value); real tests use a few nElo.
 NORMALIZED_BOUND_LIMIT = 200.0
 
+# Beyond about 6400 Elo the expected score rounds to exactly 1 (and far below, 10**(-elo/400)
+# overflows), so the maximum-likelihood distribution has no solution; 4000 Elo is an expected score
+# of 1 - 1e-10, where the LLR still agrees with an independent computation, and far past any real test.
+LOGISTIC_BOUND_LIMIT = 4000.0
+
 
 @dataclass(frozen=True)
 class SprtSettings:
@@ -374,10 +379,11 @@ class SprtSettings:
         for name, value in (("elo0", self.elo0), ("elo1", self.elo1)):
             if not math.isfinite(value):
                 raise ValueError(f"SPRT {name} must be a finite number, got {value}")
-        if self.model is EloModel.NORMALIZED and max(abs(self.elo0), abs(self.elo1)) > NORMALIZED_BOUND_LIMIT:
+        limit = NORMALIZED_BOUND_LIMIT if self.model is EloModel.NORMALIZED else LOGISTIC_BOUND_LIMIT
+        if max(abs(self.elo0), abs(self.elo1)) > limit:
             raise ValueError(
-                f"SPRT bounds in normalized Elo must lie within ±{NORMALIZED_BOUND_LIMIT:.0f}, "
-                f"got elo0={self.elo0} elo1={self.elo1}"
+                f"SPRT bounds in {self.model.value} Elo must lie within ±{limit:.0f}, "
+                f"got elo0={self.elo0:g} elo1={self.elo1:g}"
             )
         if not self.elo0 < self.elo1:
             raise ValueError(f"SPRT elo0 must be below elo1, got elo0={self.elo0} elo1={self.elo1}")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 import sprt_reference as ref
@@ -273,6 +274,40 @@ def test_sprt_mirrors_when_the_sides_swap(wins: int, draws: int, losses: int) ->
 def test_sprt_settings_are_checked(settings: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         SprtSettings(**settings)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("elo0", "elo1"), [(0.0, 7000.0), (-1e6, 0.0), (0.0, 4000.5)])
+def test_logistic_bounds_beyond_4000_elo_are_refused(elo0: float, elo1: float) -> None:
+    # `arbiter match --sprt elo0=0 elo1=7000` stopped with a traceback after its first game: the
+    # expected score of 7000 Elo rounds to 1, which no distribution of the sample can have; and
+    # elo0=-1e6 overflowed in the expected score.
+    message = f"SPRT bounds in logistic Elo must lie within ±4000, got elo0={elo0:g} elo1={elo1:g}"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        SprtSettings(elo0, elo1)
+
+
+@pytest.mark.parametrize(("elo0", "elo1"), [(0.0, 4000.0), (-4000.0, 0.0), (-4000.0, 4000.0)])
+@pytest.mark.parametrize("counts", [(5, 90, 5), (0, 10, 0), (1, 0, 0), (0, 0, 3)])
+def test_the_widest_logistic_bounds_give_the_reference_llr(
+    elo0: float, elo1: float, counts: tuple[int, int, int]
+) -> None:
+    losses, draws, wins = counts
+    result = sprt_wdl(SprtSettings(elo0, elo1), wins, draws, losses)
+    expected = ref.dual_llr(counts, ref.logistic(elo0), ref.logistic(elo1))
+    assert result.llr == pytest.approx(expected, rel=1e-9, abs=1e-9)
+
+
+def test_a_run_of_wins_accepts_h1_only_after_as_many_wins_as_the_bounds_ask() -> None:
+    # docs/statistics.md: each win makes H1 only s1 / s0 times likelier, so under [0, 5] 200 straight
+    # wins still continue, and the 207th accepts H1 (as the reference computation says).
+    bounds = SprtSettings(0.0, 5.0)
+    s0, s1 = ref.logistic(0.0), ref.logistic(5.0)
+    expected = {200: SprtDecision.CONTINUE, 206: SprtDecision.CONTINUE, 207: SprtDecision.ACCEPT_H1}
+    for wins, decision in expected.items():
+        result = sprt_wdl(bounds, wins, 0, 0)
+        assert result.llr == pytest.approx(ref.dual_llr((0, 0, wins), s0, s1), rel=1e-9)
+        assert result.decision is decision
+    assert round(sprt_wdl(bounds, 200, 0, 0).llr, 2) == 2.86
 
 
 def test_an_unknown_sprt_model_is_refused_naming_the_sprt_setting() -> None:

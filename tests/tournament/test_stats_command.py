@@ -80,6 +80,7 @@ def test_counts_of_pairs_and_the_normalized_model() -> None:
         (["--wdl", "1,2,3", "--model", "bayes"], "unknown Elo model 'bayes'; models: logistic, normalized"),
         (["--wdl", "1,2,3", "--elo0", "5", "--elo1", "1"], "SPRT elo0 must be below elo1"),
         (["--wdl", "1,2,3", "--alpha", "2"], "SPRT alpha must be between 0 and 1"),
+        (["--wdl", "5,90,5", "--elo1", "7000"], "SPRT bounds in logistic Elo must lie within ±4000"),
         ([], "give the counts: --wdl W,D,L or --pentanomial P0,P1,P2,P3,P4"),
         (["--wdl", "1,2,3", "--pentanomial", "1,2,3,4,5"], "give the counts"),
     ],
