@@ -58,7 +58,7 @@ from arbiter.tournament.config import (
 )
 from arbiter.tournament.openings import DECK_NAMES, OpeningError, deck_named
 from arbiter.tournament.plan import OpeningSettingError
-from arbiter.tournament.stats import SprtSettings, parse_sprt
+from arbiter.tournament.stats import SPRT_KEYS, SprtSettings, parse_sprt
 from arbiter.tournament.stored_standings import stored_standings
 
 if TYPE_CHECKING:
@@ -250,6 +250,8 @@ def match_command(
     included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
+        first, second, following = _sprt_words_taken_for_engines(first, second, sprt, ctx.args)
+        sprt_settings = parse_sprt(_sprt_tokens(sprt or [], following)) if sprt or following else None
         each_settings = parse_each(each) if each is not None else {}
         specs = _match_engines(first, second, engine, each_settings, variant_name, debug)
         _refuse_unplayed_each(specs, each_settings)
@@ -257,7 +259,6 @@ def match_command(
             _refuse_unplayed_tc(tc, specs, each_settings)
         time_control, own_controls = _match_controls(tc, specs)
         entries = [spec.entry() for spec in specs]
-        sprt_settings = parse_sprt(_sprt_tokens(sprt or [], ctx.args)) if sprt or ctx.args else None
         draw = _score_moves(draw_adjudication, "--adjudicate-draw", least_score=0)
         win = _score_moves(win_adjudication, "--adjudicate-win", least_score=1)
         if win_one_sided and win is None:
@@ -467,6 +468,28 @@ def _option_errors(exc: ValidationError) -> str:
         where = _MATCH_OPTIONS.get(key, ".".join(str(part) for part in loc) or "settings")
         lines.append(f"{where}: {str(error['msg']).removeprefix('Value error, ')}")
     return "\n".join(lines)
+
+
+def _sprt_words_taken_for_engines(
+    first: str | None, second: str | None, sprt: list[str] | None, extra: list[str]
+) -> tuple[str | None, str | None, list[str]]:
+    """The engine arguments, and the words that followed `--sprt elo0=0`.
+
+    With both engines given by `--engine`, the words after the first setting of `--sprt elo0=0 elo1=5
+    alpha=0.05` land in the engine arguments (`elo1=5` as the first engine) before the extra
+    arguments. A word of SPRT settings only is no engine: it goes back to the SPRT."""
+    if not sprt:
+        return first, second, extra
+    taken = [word for word in (first, second) if word is not None and _is_sprt_setting(word)]
+    engines: list[str | None] = [word for word in (first, second) if word is not None and word not in taken]
+    engines += [None] * (2 - len(engines))
+    return engines[0], engines[1], [*taken, *extra]
+
+
+def _is_sprt_setting(word: str) -> bool:
+    """``elo1=5`` (or ``elo1=5 alpha=0.05``, quoted): settings of the SPRT only, none of an engine."""
+    settings = [part.partition("=") for part in word.replace(",", " ").split()]
+    return bool(settings) and all(key in SPRT_KEYS and value for key, _, value in settings)
 
 
 def _sprt_tokens(given: list[str], following: list[str]) -> str:

@@ -662,6 +662,36 @@ def test_repeating_a_finished_match_says_it_is_finished_shows_its_result_and_how
         assert info.finished_games == 2
 
 
+@pytest.mark.parametrize(
+    "sprt",
+    [
+        ["elo0=-1", "elo1=50", "alpha=0.1", "beta=0.2", "model=normalized"],
+        ["elo0=-1 elo1=50 alpha=0.1 beta=0.2 model=normalized"],
+        ["elo0=-1", "elo1=50 alpha=0.1", "beta=0.2 model=normalized"],
+    ],
+)
+def test_sprt_settings_after_engines_given_by_option_are_the_sprt_s(tmp_path: Path, sprt: list[str]) -> None:
+    # With both engines given by --engine, `--sprt elo0=0 elo1=50 alpha=0.1 ...` was refused: elo1=50
+    # and alpha=0.1 were taken for the two engines ("a match needs two engines ..., got 4").
+    engines = ["--engine", "cmd=random name=one", "--engine", "cmd=random name=two"]
+    result = arbiter("match", *engines, "--max-plies", "2", "--sprt", *sprt, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "elo0=-1 elo1=50 alpha=0.1 beta=0.2 model=normalized" in result.stdout
+    with TournamentStore.open(tmp_path / "match.sqlite", create=False) as store:
+        (info,) = store.tournaments()
+        assert info.config()["sprt"] == {
+            "elo0": -1.0, "elo1": 50.0, "alpha": 0.1, "beta": 0.2, "model": "normalized"
+        }  # fmt: skip
+        assert info.finished_games == 2
+
+
+def test_a_word_after_the_sprt_settings_that_is_no_setting_is_refused_by_name(tmp_path: Path) -> None:
+    result = arbiter("match", "random", "--sprt", "elo0=0", "elo1=5", "random", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "unexpected argument 'random' (after --sprt, settings such as elo1=10)" in result.stderr
+    assert not (tmp_path / "match.sqlite").exists()
+
+
 def test_a_hub_version_1_engine_stops_the_match_before_anything_is_stored(tmp_path: Path) -> None:
     hub1 = f"cmd={sys.executable} arg={ENGINES / 'hub1_engine.py'} name=Old"
     result = arbiter("match", "--engine", hub1, "--engine", "cmd=random", "--tc", "depth=1", cwd=tmp_path)
