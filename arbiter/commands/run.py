@@ -585,6 +585,7 @@ def _execute(
         try:
             tournament_id = runner.open_tournament(store)
             view.attach(tournament_id)
+            observer.attach(store, tournament_id)
             if report_dir is not None:
                 publisher = _start_publisher(runner, store, report_dir, tournament_id)
             with view:

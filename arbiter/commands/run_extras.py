@@ -20,6 +20,7 @@ from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.scoring import FinishedGame
 from arbiter.tournament.stats import EloEstimate, elo_from_wdl
 
 if TYPE_CHECKING:
@@ -60,12 +61,17 @@ def logs_dir(database: Path) -> Path:
 class MatchProgress:
     """The running score of a match's first engine, its Elo and the time left, from the games so far."""
 
-    def __init__(self, first: str, total: int, done: int, concurrency: int) -> None:
+    def __init__(
+        self, first: str, total: int, done: int, concurrency: int, earlier: Sequence[FinishedGame] = ()
+    ) -> None:
         self.first = first
         self.total = total
         self.done = done
         self.concurrency = max(1, concurrency)
-        self.wins = self.draws = self.losses = 0
+        # A resumed match's score and Elo count the games of its earlier runs, as `done` does.
+        mine = [game.fraction_for(first) for game in earlier if game.involves(first)]
+        self.wins, self.losses = mine.count(1.0), mine.count(0.0)
+        self.draws = len(mine) - self.wins - self.losses
         self.played_now = 0
         self.started = time.monotonic()
 
@@ -127,6 +133,7 @@ class ExtrasObserver:
         self.first = first
         self.concurrency = concurrency
         self.progress: MatchProgress | None = None
+        self.earlier: Sequence[FinishedGame] = ()
         self._json: TextIO | None = None
         if extras.json_out is not None:
             if str(extras.json_out) == "-":
@@ -141,9 +148,14 @@ class ExtrasObserver:
                 self._json.close()
         self._json = None
 
+    def attach(self, store: RunStore, tournament_id: int) -> None:
+        """Read the games the match's earlier runs finished, which its running score counts."""
+        if self.first is not None:
+            self.earlier = store.finished_results(tournament_id)
+
     def run_started(self, total: int, done: int, pending: int, *, abandoned: int, resumed: bool) -> None:
         if self.first is not None:
-            self.progress = MatchProgress(self.first, total, done, self.concurrency)
+            self.progress = MatchProgress(self.first, total, done, self.concurrency, self.earlier)
         self.inner.run_started(total, done, pending, abandoned=abandoned, resumed=resumed)
 
     def game_started(self, game: PlannedGame) -> None:

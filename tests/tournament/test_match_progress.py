@@ -15,11 +15,14 @@ from tournament_files import bundled, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras
+from arbiter.commands.sprt_view import signed
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
+from arbiter.tournament.schedule import PlannedGame
+from arbiter.tournament.stats import elo_from_wdl
 
 MATCH = (
     'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'
@@ -57,6 +60,50 @@ def test_one_line_a_game_gives_the_running_score_elo_and_time_left_when_not_a_te
 def test_the_live_view_keeps_the_match_progress_on_a_line_of_its_own(tmp_path: Path) -> None:
     last = play_match(tmp_path, terminal=True).rsplit("games done 4/4", 1)[1]
     assert re.search(r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), Elo ", last, re.MULTILINE)
+
+
+class StopsAfterTwoGames(QuietObserver):
+    def __init__(self, runner: TournamentRunner) -> None:
+        self.runner, self.finished = runner, 0
+
+    def game_finished(self, game: PlannedGame, record: GameRecord) -> None:
+        self.finished += 1
+        if self.finished == 2:
+            self.runner.request_stop()
+
+
+def test_a_resumed_match_s_running_score_and_elo_count_the_games_of_its_earlier_runs(tmp_path: Path) -> None:
+    # The running score started from nothing on resume: "done 3/4, left 1, alphabeta +1 =0 -0 (1/1, ...)"
+    # beside the SPRT line and standings, which count all three games.
+    config, players = load_tournament(
+        write_tournament(tmp_path, MATCH, bundled("alphabeta") + bundled("random"))
+    )
+    with TournamentStore.open(config.database) as store:
+        runner = TournamentRunner(config, players)
+        runner.observer = StopsAfterTwoGames(runner)
+        asyncio.run(runner.run(store, handle_signals=False))
+        assert len(store.finished_results(runner.open_tournament(store))) == 2, "two games left to resume"
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=False, width=160, color_system=None)
+    with TournamentStore.open(config.database) as store:
+        runner = TournamentRunner(config, players)
+        view = LiveView(store, console, standings_every=0.2)
+        observer = ExtrasObserver(view, RunExtras(), "alphabeta", concurrency=1)
+        runner.observer = observer
+        tournament_id = runner.open_tournament(store)
+        view.attach(tournament_id)
+        observer.attach(store, tournament_id)
+        with view:
+            asyncio.run(runner.run(store, handle_signals=False))
+        scores = [game.fraction_for("alphabeta") for game in store.finished_results(tournament_id)]
+    lines = [line for line in screen.getvalue().splitlines() if line.startswith("done ")]
+    assert len(lines) == 2, lines
+    counts = [re.search(r"alphabeta \+(\d+) =(\d+) -(\d+) \(", line) for line in lines]
+    assert counts[0] is not None and sum(int(n) for n in counts[0].groups()) == 3, lines
+    wins, losses = scores.count(1.0), scores.count(0.0)
+    expected = f"done 4/4, left 0, alphabeta +{wins} ={4 - wins - losses} -{losses} ({sum(scores):g}/4, "
+    assert lines[1].startswith(expected), lines
+    assert f"Elo {signed(elo_from_wdl(wins, 4 - wins - losses, losses).elo, 0)}" in lines[1], lines
 
 
 def test_a_game_abandoned_by_a_stop_is_left_out_of_the_json_lines_until_it_is_played_again(
