@@ -749,9 +749,12 @@ def _print_summary(console: Console, store: RunStore, summary: RunSummary, repor
     if openings is not None:
         console.print(openings)
     state = "stopped" if summary.stopped else "finished"
+    # Games abandoned once the event is over (a stop while the games running at the SPRT's decision
+    # were finishing) are not played again: a run of the same command only shows the result.
+    later = "not played again: the SPRT had decided" if summary.complete else "run again to resume"
     console.print(
         f"{state}: {summary.finished}/{summary.planned} games in {store.path}"
-        + (f", {summary.abandoned} abandoned (run again to resume)" if summary.abandoned else "")
+        + (f", {summary.abandoned} abandoned ({later})" if summary.abandoned else "")
     )
     if summary.sprt is not None:
         console.print(sprt_line(summary.sprt), markup=False, highlight=False)

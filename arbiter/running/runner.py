@@ -356,7 +356,7 @@ class TournamentRunner:
             self._store_thread.shutdown(wait=True)  # every write was awaited: nothing is left to wait for
             self._store_thread = None
         summary.finished = len(store.finished_keys(tournament_id))
-        summary.sprt = self._sprt_status
+        summary.sprt = self._final_sprt(store, tournament_id)
         summary.stopped = self._stop.is_set()
         summary.complete = complete = summary.finished == len(games) or self._decided
         store.set_status(tournament_id, TournamentStatus.FINISHED if complete else TournamentStatus.STOPPED)
@@ -641,6 +641,17 @@ class TournamentRunner:
             # last, the decision counts these games and no game still running, now or when resumed.
             store.record_sprt_decision(tournament_id, decision_note(status))
         return status
+
+    def _final_sprt(self, store: RunStore, tournament_id: int) -> SprtStatus | None:
+        """The test as the run leaves it: once decided, as it decided, the games that were still
+        running then and finished after it told apart, as `arbiter standings` tells them."""
+        status = self._sprt_status
+        if status is None or not status.decided or self.sprt is None:
+            return status
+        from arbiter.tournament.sprt_status import match_sprt_status  # only with --sprt
+
+        first, second = list(self.engines)
+        return match_sprt_status(store, tournament_id, self.sprt, first, second, paired=self.config.repeat)
 
     def _apply_sprt(self, status: SprtStatus) -> None:
         if self._decided:

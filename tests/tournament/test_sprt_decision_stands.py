@@ -10,6 +10,7 @@ by `loser`. Two games at a time: the quick losses decide H0 while that game stil
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -56,7 +57,11 @@ def test_a_decided_sprt_stands_after_a_running_game_ends_and_on_a_second_run(tmp
     first = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert first.returncode == 0, first.stdout + first.stderr
     assert "White lost on time" in first.stdout or "Black lost on time" in first.stdout, first.stdout
-    assert DECIDED.search(first.stdout.split("finished: ", 1)[1]), first.stdout
+    summary = first.stdout.split("finished: ", 1)[1]
+    assert DECIDED.search(summary), first.stdout
+    # The match's own summary tells the late game apart, as standings, stats sprt and the site do: it
+    # said "5 games" beside "finished: 6/40 games", as if the sixth had been lost or counted.
+    assert "5 games (1 game finished after the decision, not counted)" in summary, first.stdout
     with TournamentStore.open(database, create=False) as store:
         assert len(store.finished_results(store.find_tournament().id)) == 6, "the late game is stored"
 
@@ -84,3 +89,29 @@ def test_a_decided_sprt_stands_after_a_running_game_ends_and_on_a_second_run(tmp
     assert DECIDED.search(again.stdout), again.stdout
     with TournamentStore.open(database, create=False) as store:
         assert len(store.finished_results(store.find_tournament().id)) == 6
+
+
+def test_a_game_a_stop_abandons_after_the_decision_is_not_announced_as_resumable(tmp_path: Path) -> None:
+    # Ctrl-C while the game running at the decision was finishing said "1 abandoned (run again to
+    # resume)"; run again, the match only said it was finished: a decided test plays no more games.
+    database, site = tmp_path / "m.sqlite", tmp_path / "site"
+    command = _match(database, tmp_path / "hung", site)
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as run:
+        assert run.stdout is not None
+        seen = []
+        for line in run.stdout:
+            seen.append(line)
+            if line.startswith("SPRT decided H0"):
+                run.send_signal(signal.SIGINT)  # the hanging game is still running
+                break
+        rest = run.communicate(timeout=60)[0]
+    output = "".join(seen) + rest
+    assert run.returncode == 130, output
+    assert "stopped: 5/40 games" in output, output
+    assert "1 abandoned (not played again: the SPRT had decided)" in output, output
+    assert "run again to resume" not in output
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "is already finished" in again.stdout and DECIDED.search(again.stdout), again.stdout
+    with TournamentStore.open(database, create=False) as store:
+        assert len(store.finished_results(store.find_tournament().id)) == 5
