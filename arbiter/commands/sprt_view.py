@@ -53,9 +53,9 @@ def estimate_text(estimate: EloEstimate) -> str:
     return text if estimate.no_interval_reason is not None else f"{text} (95%)"
 
 
-def count_text(number: int, noun: str) -> str:
-    """``1 game``, ``2 games``."""
-    return f"{number} {noun}" + ("" if number == 1 else "s")
+def count_text(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 game``, ``2 games`` (``1 loss``, ``2 losses`` given the plural)."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def sprt_line(status: SprtStatus) -> str:

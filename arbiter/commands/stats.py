@@ -158,12 +158,16 @@ def _test(settings: SprtSettings, counts: tuple[int, ...]) -> tuple[SprtResult, 
     if len(counts) == 3:
         wins, draws, losses = counts
         estimate = elo_from_wdl(wins, draws, losses, model=settings.model) if wins + draws + losses else None
-        described = f"{wins} wins, {draws} draws, {losses} losses ({wins + draws + losses} games)"
+        results = ", ".join(
+            (count_text(wins, "win"), count_text(draws, "draw"), count_text(losses, "loss", "losses"))
+        )
+        described = f"{results} ({count_text(wins + draws + losses, 'game')})"
         return sprt_wdl(settings, wins, draws, losses), estimate, described
     ll, ld, even, wd, ww = counts
     pairs = Pentanomial(ll=ll, ld=ld, dd=even, wd=wd, ww=ww)
     estimate = elo_from_pentanomial(pairs, model=settings.model) if pairs.pairs else None
-    described = f"pairs {ll}-{ld}-{even}-{wd}-{ww} ({pairs.pairs} pairs, {2 * pairs.pairs} games)"
+    counted = f"{count_text(pairs.pairs, 'pair')}, {count_text(2 * pairs.pairs, 'game')}"
+    described = f"pairs {ll}-{ld}-{even}-{wd}-{ww} ({counted})"
     return sprt_pentanomial(settings, pairs), estimate, described
 
 

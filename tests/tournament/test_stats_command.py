@@ -21,6 +21,10 @@ def calculate(*args: str) -> tuple[int, str, str]:
     return outcome.exit_code, outcome.stdout, outcome.stderr
 
 
+def counted(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 def llr_of(output: str) -> float:
     found = re.search(r"^LLR (-?\d+\.\d+)$", output, re.MULTILINE)
     assert found is not None, output
@@ -35,6 +39,21 @@ def test_ten_draws_do_not_decide_anything() -> None:
     assert "decision: continue (undecided)" in out
     assert "counts: 0 wins, 10 draws, 0 losses (10 games)" in out
     assert "Elo +0.0, no interval yet: every game drawn, LOS 50.0%" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "counts"),
+    [
+        (["--wdl", "1,1,1"], "counts: 1 win, 1 draw, 1 loss (3 games)"),
+        (["--wdl", "1,0,0"], "counts: 1 win, 0 draws, 0 losses (1 game)"),
+        (["--pentanomial", "0,0,1,0,0"], "counts: pairs 0-0-1-0-0 (1 pair, 2 games)"),
+    ],
+)
+def test_counts_of_one_are_told_in_the_singular(args: list[str], counts: str) -> None:
+    # It printed "1 wins, 0 draws, 0 losses (1 games)" and "(1 pairs, 2 games)".
+    code, out, _ = calculate(*args)
+    assert code == 0
+    assert out.splitlines()[0] == counts
 
 
 def test_counts_of_games_give_the_reference_llr_and_decision() -> None:
@@ -105,7 +124,10 @@ def test_a_stored_match_is_read_with_its_own_sprt_settings(tmp_path: Path) -> No
     draws = len(games) - wins - losses
     code, out, _ = calculate(str(database))
     assert code == 0, out
-    assert f"counts: {wins} wins, {draws} draws, {losses} losses (6 games): greedy against random" in out
+    results = ", ".join(
+        (counted(wins, "win", "wins"), counted(draws, "draw", "draws"), counted(losses, "loss", "losses"))
+    )
+    assert f"counts: {results} (6 games): greedy against random" in out
     assert "test: elo0=-5 elo1=25 alpha=0.1 beta=0.1 model=logistic" in out
     stored = sprt_wdl(SprtSettings(-5.0, 25.0, 0.1, 0.1), wins, draws, losses)
     assert f"LLR {stored.llr:.4f}" in out
