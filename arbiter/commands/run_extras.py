@@ -20,8 +20,9 @@ from arbiter.referee.record import GameRecord, Termination, Winner
 from arbiter.running.runner import RunObserver
 from arbiter.store import Event, RunStore
 from arbiter.tournament.schedule import PlannedGame
-from arbiter.tournament.scoring import FinishedGame
-from arbiter.tournament.stats import EloEstimate, elo_from_wdl
+from arbiter.tournament.scoring import FinishedGame, Outcome
+from arbiter.tournament.standings import Tally
+from arbiter.tournament.stats import PAIR_KINDS, EloEstimate, Pentanomial, elo_by_pairs_or_games, pair_kind
 
 if TYPE_CHECKING:
     from arbiter.tournament.sprt_status import SprtStatus
@@ -59,7 +60,10 @@ def logs_dir(database: Path) -> Path:
 
 
 class MatchProgress:
-    """The running score of a match's first engine, its Elo and the time left, from the games so far."""
+    """The running score of a match's first engine, its Elo and the time left, from the games so far.
+
+    Its Elo is counted as the final table counts it: from complete game pairs when the games are
+    played in pairs, from single games otherwise, so that the last line and the table agree."""
 
     def __init__(
         self, first: str, total: int, done: int, concurrency: int, earlier: Sequence[FinishedGame] = ()
@@ -68,10 +72,14 @@ class MatchProgress:
         self.total = total
         self.done = done
         self.concurrency = max(1, concurrency)
+        self.wins = self.draws = self.losses = 0
+        self.pairs = dict.fromkeys(PAIR_KINDS, 0)
+        self.paired_games = 0
+        self._half_pairs: dict[int, FinishedGame] = {}  # a pair's game finished first, by pair index
         # A resumed match's score and Elo count the games of its earlier runs, as `done` does.
-        mine = [game.fraction_for(first) for game in earlier if game.involves(first)]
-        self.wins, self.losses = mine.count(1.0), mine.count(0.0)
-        self.draws = len(mine) - self.wins - self.losses
+        for game in earlier:
+            if game.involves(first):
+                self._count(game)
         self.played_now = 0
         self.started = time.monotonic()
 
@@ -81,12 +89,26 @@ class MatchProgress:
             return
         self.done += 1
         self.played_now += 1
-        if winner is Winner.DRAW:
-            self.draws += 1
-        elif (winner is Winner.WHITE) == (game.white == self.first):
+        outcome = _OUTCOMES[winner]
+        self._count(FinishedGame(game.white, game.black, outcome, pair_index=game.pair_index))
+
+    def _count(self, game: FinishedGame) -> None:
+        fraction = game.fraction_for(self.first)
+        if fraction == 1.0:
             self.wins += 1
-        else:
+        elif fraction == 0.0:
             self.losses += 1
+        else:
+            self.draws += 1
+        index = game.pair_index
+        if index is None:
+            return
+        self.paired_games += 1
+        partner = self._half_pairs.pop(index, None)
+        if partner is None:
+            self._half_pairs[index] = game
+        else:
+            self.pairs[pair_kind(index, (partner, game), self.first)] += 1
 
     def text(self) -> str:
         left = self.total - self.done
@@ -98,12 +120,20 @@ class MatchProgress:
                 f"{self.first} +{self.wins} ={self.draws} -{self.losses} ({points:g}/{games}, "
                 f"{100 * points / games:.1f}%)"
             )
-            estimate = elo_from_wdl(self.wins, self.draws, self.losses)
-            parts.append(f"Elo {signed(estimate.elo, 0)}{_interval(estimate)}")
+            record = Tally(self.wins, self.draws, self.losses)
+            estimate = elo_by_pairs_or_games(record, Pentanomial(**self.pairs), self.paired_games)
+            if estimate is None:  # in pairs, before the first pair is complete
+                parts.append("Elo by pairs: none yet")
+            else:
+                by_pairs = " by pairs" if estimate.paired else ""
+                parts.append(f"Elo{by_pairs} {signed(estimate.elo, 0)}{_interval(estimate)}")
         if self.played_now and left:
             per_game = (time.monotonic() - self.started) / self.played_now
             parts.append(f"ETA {_duration(per_game * left)}")
         return ", ".join(parts)
+
+
+_OUTCOMES = {Winner.WHITE: Outcome.WHITE_WINS, Winner.BLACK: Outcome.BLACK_WINS, Winner.DRAW: Outcome.DRAW}
 
 
 def _interval(estimate: EloEstimate) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import math
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,14 +16,14 @@ from tournament_files import bundled, write_tournament
 
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.run_extras import ExtrasObserver, RunExtras
-from arbiter.commands.sprt_view import signed
+from arbiter.commands.sprt_view import interval_ends, signed
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.running.runner import QuietObserver, TournamentRunner
 from arbiter.store import TournamentStore
 from arbiter.tournament.config import load_tournament
 from arbiter.tournament.plan import plan_tournament
 from arbiter.tournament.schedule import PlannedGame
-from arbiter.tournament.stats import elo_from_wdl
+from arbiter.tournament.stats import elo_from_pentanomial, elo_from_wdl, pentanomial
 
 MATCH = (
     'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ngames_per_encounter = 4\n'
@@ -60,6 +61,46 @@ def test_one_line_a_game_gives_the_running_score_elo_and_time_left_when_not_a_te
 def test_the_live_view_keeps_the_match_progress_on_a_line_of_its_own(tmp_path: Path) -> None:
     last = play_match(tmp_path, terminal=True).rsplit("games done 4/4", 1)[1]
     assert re.search(r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), Elo ", last, re.MULTILINE)
+
+
+PAIRED = (
+    'variant = "english"\ntime_control = "depth=1"\nformat = "match"\ncycles = 6\n'
+    'games_per_encounter = 2\nrepeat = true\n[openings]\ndeck = "acf-156"\n[adjudication]\nmax_plies = 30\n'
+)
+
+
+def test_the_elo_of_a_match_played_in_pairs_is_counted_by_pairs_as_the_final_table_counts_it(
+    tmp_path: Path,
+) -> None:
+    # The progress line counted single games ("Elo +70 ±124") where the final table, for the same
+    # games played in opening pairs, said +70.4 [-1.9, +149.5]: two intervals for one match.
+    config, players = load_tournament(
+        write_tournament(tmp_path, PAIRED, bundled("alphabeta") + bundled("random"))
+    )
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=False, width=200, color_system=None)
+    with TournamentStore.open(config.database) as store:
+        runner = TournamentRunner(config, players)
+        view = LiveView(store, console, standings_every=0.2)
+        runner.observer = ExtrasObserver(view, RunExtras(), "alphabeta", concurrency=1)
+        view.attach(tournament_id := runner.open_tournament(store))
+        with view:
+            asyncio.run(runner.run(store, handle_signals=False))
+        games = store.finished_results(tournament_id)
+    lines = [line for line in screen.getvalue().splitlines() if line.startswith("done ")]
+    assert len(lines) == 12, lines
+    assert lines[0].endswith("Elo by pairs: none yet, ETA " + lines[0].rsplit("ETA ", 1)[1]), lines[0]
+    table = elo_from_pentanomial(pentanomial(games, "alphabeta").counts)
+    assert table.paired and table.count == 6
+    last = lines[-1]
+    assert f", Elo by pairs {signed(table.elo, 0)}" in last, (last, table)
+    reason = table.no_interval_reason
+    if reason is not None:
+        assert last.endswith(f"(no interval yet: {reason})"), last
+    elif math.isfinite(table.margin):
+        assert last.endswith(f" ±{table.margin:.0f}"), (last, table)
+    else:
+        assert last.endswith(interval_ends(table, 0)), (last, table)
 
 
 class StopsAfterTwoGames(QuietObserver):
