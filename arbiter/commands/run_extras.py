@@ -120,6 +120,8 @@ class MatchProgress:
                 f"{self.first} +{self.wins} ={self.draws} -{self.losses} ({points:g}/{games}, "
                 f"{100 * points / games:.1f}%)"
             )
+            # Checkers is mostly draws: how drawn the match is says how far its Elo can be trusted yet.
+            parts.append(f"draw ratio {100 * self.draws / games:.1f}%")
             record = Tally(self.wins, self.draws, self.losses)
             estimate = elo_by_pairs_or_games(record, Pentanomial(**self.pairs), self.paired_games)
             if estimate is None:  # in pairs, before the first pair is complete

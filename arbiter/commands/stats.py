@@ -161,7 +161,9 @@ def _test(settings: SprtSettings, counts: tuple[int, ...]) -> tuple[SprtResult, 
         results = ", ".join(
             (count_text(wins, "win"), count_text(draws, "draw"), count_text(losses, "loss", "losses"))
         )
-        described = f"{results} ({count_text(wins + draws + losses, 'game')})"
+        games = wins + draws + losses
+        ratio = f", draw ratio {100 * draws / games:.1f}%" if games else ""
+        described = f"{results} ({count_text(games, 'game')}{ratio})"
         return sprt_wdl(settings, wins, draws, losses), estimate, described
     ll, ld, even, wd, ww = counts
     pairs = Pentanomial(ll=ll, ld=ld, dd=even, wd=wd, ww=ww)

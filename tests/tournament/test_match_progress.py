@@ -15,7 +15,7 @@ from rich.console import Console
 from tournament_files import bundled, write_tournament
 
 from arbiter.commands.live_view import LiveView
-from arbiter.commands.run_extras import ExtrasObserver, RunExtras
+from arbiter.commands.run_extras import ExtrasObserver, MatchProgress, RunExtras
 from arbiter.commands.sprt_view import interval_ends, signed
 from arbiter.referee.record import GameOutcome, GameRecord, PlayerRecord, Termination, Winner
 from arbiter.running.runner import QuietObserver, TournamentRunner
@@ -53,14 +53,15 @@ def test_one_line_a_game_gives_the_running_score_elo_and_time_left_when_not_a_te
     assert len(lines) == 4
     for number, line in enumerate(lines[:3], start=1):
         score = r"alphabeta \+\d+ =\d+ -\d+ \(.*\)"
-        pattern = rf"done {number}/4, left {4 - number}, {score}, Elo .*, ETA \d+m\d\ds"
+        pattern = rf"done {number}/4, left {4 - number}, {score}, draw ratio \d+\.\d%, Elo .*, ETA \d+m\d\ds"
         assert re.fullmatch(pattern, line), line
     assert lines[3].startswith("done 4/4, left 0, alphabeta +") and "ETA" not in lines[3]
 
 
 def test_the_live_view_keeps_the_match_progress_on_a_line_of_its_own(tmp_path: Path) -> None:
     last = play_match(tmp_path, terminal=True).rsplit("games done 4/4", 1)[1]
-    assert re.search(r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), Elo ", last, re.MULTILINE)
+    line = r"^done 4/4, left 0, alphabeta \+\d+ =\d+ -\d+ \(.*\), draw ratio \d+\.\d%, Elo "
+    assert re.search(line, last, re.MULTILINE)
 
 
 PAIRED = (
@@ -171,3 +172,9 @@ def test_a_game_abandoned_by_a_stop_is_left_out_of_the_json_lines_until_it_is_pl
     observer.close()
     written = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
     assert [(line["game"], line["winner"]) for line in written] == [(str(game.key), "white")]
+
+
+def test_the_progress_line_gives_the_draw_ratio_as_cutechess_cli_does() -> None:
+    progress = MatchProgress("a", total=20, done=0, concurrency=1)
+    progress.wins, progress.draws, progress.losses = 1, 6, 1
+    assert "a +1 =6 -1 (4/8, 50.0%), draw ratio 75.0%, Elo " in progress.text()

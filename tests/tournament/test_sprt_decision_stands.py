@@ -76,7 +76,7 @@ def test_a_decided_sprt_stands_after_a_running_game_ends_and_on_a_second_run(tmp
         [*ARBITER, "stats", "sprt", str(database)], capture_output=True, text=True, timeout=60
     )
     assert stats.returncode == 0, stats.stderr
-    assert "counts: 0 wins, 0 draws, 5 losses (5 games)" in stats.stdout
+    assert "counts: 0 wins, 0 draws, 5 losses (5 games, draw ratio 0.0%)" in stats.stdout
     assert "decision: H0 accepted" in stats.stdout
 
     index = (site / "index.html").read_text(encoding="utf-8")

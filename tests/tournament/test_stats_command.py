@@ -37,15 +37,15 @@ def test_ten_draws_do_not_decide_anything() -> None:
     assert "LLR -0.2860" in out
     assert "bounds: -2.9444 (H0), 2.9444 (H1)" in out
     assert "decision: continue (undecided)" in out
-    assert "counts: 0 wins, 10 draws, 0 losses (10 games)" in out
+    assert "counts: 0 wins, 10 draws, 0 losses (10 games, draw ratio 100.0%)" in out
     assert "Elo +0.0, no interval yet: every game drawn, LOS 50.0%" in out
 
 
 @pytest.mark.parametrize(
     ("args", "counts"),
     [
-        (["--wdl", "1,1,1"], "counts: 1 win, 1 draw, 1 loss (3 games)"),
-        (["--wdl", "1,0,0"], "counts: 1 win, 0 draws, 0 losses (1 game)"),
+        (["--wdl", "1,1,1"], "counts: 1 win, 1 draw, 1 loss (3 games, draw ratio 33.3%)"),
+        (["--wdl", "1,0,0"], "counts: 1 win, 0 draws, 0 losses (1 game, draw ratio 0.0%)"),
         (["--pentanomial", "0,0,1,0,0"], "counts: pairs 0-0-1-0-0 (1 pair, 2 games)"),
     ],
 )
@@ -127,7 +127,7 @@ def test_a_stored_match_is_read_with_its_own_sprt_settings(tmp_path: Path) -> No
     results = ", ".join(
         (counted(wins, "win", "wins"), counted(draws, "draw", "draws"), counted(losses, "loss", "losses"))
     )
-    assert f"counts: {results} (6 games): greedy against random" in out
+    assert f"counts: {results} (6 games, draw ratio {100 * draws / 6:.1f}%): greedy against random" in out
     assert "test: elo0=-5 elo1=25 alpha=0.1 beta=0.1 model=logistic" in out
     stored = sprt_wdl(SprtSettings(-5.0, 25.0, 0.1, 0.1), wins, draws, losses)
     assert f"LLR {stored.llr:.4f}" in out
