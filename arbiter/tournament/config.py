@@ -396,6 +396,7 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
                 raise ConfigError(f"{library_path}: engines[{i}] has no name")
             library[str(entry["name"])] = entry
     engines: list[EngineConfig] = []
+    entries = list(config.engines)
     for i, entry in enumerate(config.engines):
         raw = dict(entry.model_extra or {})
         own = _Table(path, text, ("engines", i), frozenset(raw))  # what the event file says of it
@@ -417,11 +418,22 @@ def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
             source_path, source_text = library_path or path, library_text
             where = ("engines", list(library).index(entry.name))
             _refuse_clock_in_table(entry.name, raw, source_path, source_text, where)
+            # The engines file is a shared [[engines]] list: its entries may name a bundled engine too.
+            if "bundled" in raw:
+                try:
+                    shared = EngineEntry.model_validate({"name": entry.name, "bundled": raw.pop("bundled")})
+                except ValidationError as exc:
+                    raise ConfigError(_describe(exc, source_path, source_text, prefix=where)) from None
+                if shared.bundled:
+                    raw.setdefault("command", bundled_command(shared.bundled))
+                    raw.setdefault("score_unit", BUNDLED_SCORE_UNIT)
+                    # Marked as the event file's own would be, so Dask workers start it with their Python.
+                    entries[i] = entry.model_copy(update={"bundled": shared.bundled})
         try:
             engines.append(EngineConfig.model_validate({"name": entry.name, **raw}))
         except ValidationError as exc:
             raise ConfigError(_describe(exc, source_path, source_text, prefix=where, own=own)) from None
-    return config, engines
+    return config.model_copy(update={"engines": entries}), engines
 
 
 class _Table(NamedTuple):

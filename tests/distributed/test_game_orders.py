@@ -90,6 +90,20 @@ def test_bundled_engines_are_marked_so_each_worker_uses_its_own_python(tmp_path:
     assert host_config(elsewhere, {}).command == bundled_command("alphabeta")
 
 
+def test_a_bundled_engine_of_the_engines_file_is_marked_for_the_workers_too(tmp_path: Path) -> None:
+    (tmp_path / "engines.toml").write_text(
+        '[[engines]]\nname = "strong"\nbundled = "alphabeta"\n', encoding="utf-8"
+    )
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'engines_file = "engines.toml"\n[[engines]]\nname = "strong"\n'
+        '[[engines]]\nname = "g"\nbundled = "greedy"\n',
+        encoding="utf-8",
+    )
+    config, engines = load_tournament(path)
+    assert engine_orders(config, engines)["strong"].bundled == "alphabeta"
+
+
 def test_a_host_engines_file_replaces_the_keys_it_gives(tmp_path: Path) -> None:
     path = tmp_path / "host.toml"
     path.write_text(

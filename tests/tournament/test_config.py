@@ -40,6 +40,40 @@ def test_engines_can_come_from_a_shared_engines_file(tmp_path: Path) -> None:
     assert engines[0].command == ["/opt/scan", "hub"]
 
 
+def test_a_bundled_engine_can_come_from_the_engines_file(tmp_path: Path) -> None:
+    # The engines file is a shared [[engines]] list: an entry takes the keys an event file's does.
+    write(tmp_path, "engines.toml", '[[engines]]\nname = "strong"\nbundled = "alphabeta"\n')
+    path = write(
+        tmp_path,
+        "t.toml",
+        'engines_file = "engines.toml"\n[[engines]]\nname = "strong"\nparams = { resign = true }\n'
+        '[[engines]]\nname = "r"\nbundled = "random"\n',
+    )
+    _, engines = load_tournament(path)
+    assert engines[0].command == [sys.executable, "-m", "arbiter.players.alphabeta"]
+    assert engines[0].score_unit == "centi-men"
+    assert engines[0].params == {"resign": True}
+
+
+def test_an_unknown_bundled_name_in_the_engines_file_is_told_at_its_line(tmp_path: Path) -> None:
+    shared = write(
+        tmp_path,
+        "engines.toml",
+        '[[engines]]\nname = "x"\ncommand = ["/opt/x"]\n\n'
+        '[[engines]]\nname = "strong"\nbundled = "alfabeta"\n',
+    )
+    path = write(
+        tmp_path,
+        "t.toml",
+        'engines_file = "engines.toml"\n[[engines]]\nname = "strong"\n'
+        '[[engines]]\nname = "r"\nbundled = "random"\n',
+    )
+    with pytest.raises(ConfigError) as refused:
+        load_tournament(path)
+    assert str(refused.value).startswith(f"{shared}:7: engines.1.bundled: ")
+    assert "'alphabeta'" in str(refused.value)
+
+
 def test_a_key_the_event_file_gives_an_engine_of_the_engines_file_is_told_at_its_own_line(
     tmp_path: Path,
 ) -> None:
