@@ -4,8 +4,8 @@ A stored `GameRecord` becomes a `PdnGame` for the PDN writer (`record_pdn_game`)
 tags, the players (``?`` for one its PDN file did not name), the result (`*` for a game without one),
 the time control, why the game ended (in a few words as the Termination tag; in the referee's words,
 with the game's warnings, as comments after the last move), each move's clock and, where the engine
-said, its score and depth with the move's time in milliseconds, as the clocks are kept (``{+0.25/7
-0.420s}``, as engine testers write them).
+said, its score (in centi-men) and depth with the move's time to the millisecond, as the clocks are
+kept (``{+25/7 0.420s}``, as engine testers write them).
 `export_tournament` does it for every game of a tournament; `arbiter play --pdn` and the site write
 their games through the same conversion.
 """
