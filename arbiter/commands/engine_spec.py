@@ -127,7 +127,8 @@ def parse_engine_spec(
         raise EngineSpecError("an engine is empty")
     if all(is_spec_word(word) for word in words):
         fields = _fields(words, "engine")
-    elif is_spec_word(words[0]):
+    elif is_spec_word(words[0]) or words[0].partition("=")[0] in _CUTECHESS_ONLY_KEYS:
+        # A cutechess-cli setting first (`conf=NAME`, its engines.json entry) is no program to run.
         raise EngineSpecError(f"engine {' '.join(words)!r}: {_not_a_setting(words)}")
     else:
         fields = {"cmd": [shlex.join(words)]}

@@ -243,6 +243,15 @@ def test_a_cutechess_engine_setting_the_arbiter_does_not_take_says_what_does_its
         command_line_engines([f"cmd=random {setting}", "greedy"])
 
 
+@pytest.mark.parametrize("engine", ["conf=stockfish", "restart=off cmd=random", "conf=sf tc=60"])
+def test_a_cutechess_engine_setting_given_first_is_told_as_a_setting_not_run_as_a_command(
+    engine: str,
+) -> None:
+    # cutechess-cli's `-engine conf=NAME` (an engine of its engines.json) is a setting, not a program.
+    with pytest.raises(EngineSpecError, match=r"unknown setting (conf|restart)=, a cutechess-cli setting"):
+        command_line_engines([engine, "greedy"])
+
+
 def test_an_engine_s_timeouts_settings_set_its_waits_as_a_tournament_file_s_engines_timeouts_do() -> None:
     (slow, other) = command_line_engines(["cmd=random timeouts.handshake=60 timeouts.ready=120", "greedy"])
     assert (slow.config.timeouts.handshake, slow.config.timeouts.ready) == (60.0, 120.0)
