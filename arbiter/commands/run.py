@@ -45,6 +45,7 @@ from arbiter.running.runner import RunError, RunSummary, TournamentRunner
 from arbiter.store import RunStore, StoreError, StoreMovedError
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
+    MAX_CONCURRENCY,
     Adjudication,
     ConfigError,
     EngineEntry,
@@ -79,7 +80,10 @@ def run_command(
     report: str | None = typer.Option(
         None, "--report", metavar="FOLDER", help="Write the HTML site here and refresh it after every game."
     ),
-    concurrency: int | None = typer.Option(None, "--concurrency", "-c", min=1, help="Games at a time."),
+    # Bounded here as in a tournament file: the value replaces the file's without being checked again.
+    concurrency: int | None = typer.Option(
+        None, "--concurrency", "-c", min=1, max=MAX_CONCURRENCY, help="Games at a time."
+    ),
     force_concurrency: bool = typer.Option(
         False, "--force-concurrency", help=FORCE_CONCURRENCY_HELP, show_default=False
     ),

@@ -154,6 +154,14 @@ def test_dev_null_as_the_database_is_refused_and_nothing_is_made_beside_it(tmp_p
     assert journal.exists() == existed
 
 
+def test_run_s_concurrency_above_the_bound_is_refused_before_the_database_is_made(tmp_path: Path) -> None:
+    # A tournament file's `concurrency` is bounded; `run -c` replaces it and must be bounded alike.
+    (tmp_path / "event.toml").write_text(HEAD + ENGINE_LINES, encoding="utf-8")
+    ran = arbiter("run", "event.toml", "-c", "100000", "--force-concurrency", cwd=tmp_path)
+    assert_refused(ran, "--concurrency", "1024", code=2)
+    assert not (tmp_path / "event.sqlite").exists()
+
+
 @pytest.mark.parametrize(
     ("report", "expected"),
     [
