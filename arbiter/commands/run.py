@@ -78,7 +78,10 @@ def run_command(
         None, "--db", metavar="FILE", help="SQLite file to keep results in (default: the file's)."
     ),
     report: str | None = typer.Option(
-        None, "--report", metavar="FOLDER", help="Write the HTML site here and refresh it after every game."
+        None,
+        "--report",
+        metavar="FOLDER",
+        help="Write the HTML site here, kept up to date as games end (each on it within seconds).",
     ),
     # Bounded here as in a tournament file: the value replaces the file's without being checked again.
     concurrency: int | None = typer.Option(
@@ -175,7 +178,10 @@ def match_command(
         "match.sqlite", "--db", metavar="FILE", help="SQLite file to keep results in."
     ),
     report: str | None = typer.Option(
-        None, "--report", metavar="FOLDER", help="Write the HTML site here after every game."
+        None,
+        "--report",
+        metavar="FOLDER",
+        help="Write the HTML site here, kept up to date as games end (each on it within seconds).",
     ),
     name: str | None = typer.Option(None, "--name", help="The event's name (default: 'A vs B')."),
     max_plies: int | None = typer.Option(
