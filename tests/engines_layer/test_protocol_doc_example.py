@@ -5,6 +5,8 @@ engine author needs to see."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,3 +107,24 @@ def test_the_example_session_shows_every_message_an_engine_author_needs() -> Non
     last_level = next(line.message for line in reversed(session[:stop]) if line.message.command == "level")
     assert "infinite" in last_level.flags
     assert "done" in commands[stop : commands.index("quit")]
+
+
+def test_the_example_session_s_handshake_is_what_the_bundled_engine_sends() -> None:
+    # The session is the bundled alphabeta's: its answer to `hub` (identity and parameters, the
+    # variants it offers included) must stay the one the engine really sends.
+    lines = PROTOCOL_DOC.read_text().splitlines()
+    session = example_session()
+    start = next(i for i, line in enumerate(session) if line.sender == "engine")
+    end = next(
+        i for i, line in enumerate(session) if line.sender == "engine" and line.message.command == "wait"
+    )
+    shown = [lines[line.number - 1][2:] for line in session[start : end + 1]]
+    done = subprocess.run(
+        [sys.executable, "-m", "arbiter.players.alphabeta"],
+        input="hub\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert shown == done.stdout.splitlines()
