@@ -26,6 +26,7 @@ BUILDS = {
     "printf": ["-DCB_PRINTF"],
     "ignore_playnow": ["-DCB_IGNORE_PLAYNOW"],
     "no_gamehist": ["-DCB_NO_GAMEHIST"],
+    "registry": ["-DCB_REGISTRY"],
 }
 
 RELAXED = {

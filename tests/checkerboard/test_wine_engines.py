@@ -342,6 +342,30 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     assert_no_wine_left(wine_dir)
 
 
+def test_settings_a_dll_keeps_in_the_registry_stay_in_its_own_prefix_and_never_reach_the_next_engine(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    """Engines written for CheckerBoard keep their settings in the registry. Wine rewrites a hard-linked
+    registry file where it is, so a prefix must not share its registry with the template: one event's
+    `hashsize` would become every later engine's, and engines ending together would write one file."""
+    [template] = (wine_dir / "prefixes").glob("template-*")
+    hives = {path.name: path.read_bytes() for path in template.glob("*.reg")}
+
+    async def hashsize_offered(params: dict[str, int], log: Path) -> str:
+        engine = create_engine(cb_config(dll("registry"), params=params), stderr_log=log)
+        try:
+            await engine.open("english")
+        finally:
+            await engine.quit()
+        assert engine.identity is not None
+        return engine.identity.params["hashsize"].default
+
+    assert asyncio.run(hashsize_offered({"hashsize": 77}, tmp_path / "first.log")) == "16"
+    assert asyncio.run(hashsize_offered({}, tmp_path / "second.log")) == "16", "the first engine's setting"
+    assert {path.name: path.read_bytes() for path in template.glob("*.reg")} == hives
+    assert_no_wine_left(wine_dir)
+
+
 def test_wine_s_own_processes_are_reaped_with_the_engine_not_left_as_zombies_of_the_arbiter(
     dll: Dll, wine_dir: Path, tmp_path: Path
 ) -> None:

@@ -9,6 +9,8 @@
  *   -DCB_PRINTF           prints its search to stdout, as some engines do
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
  *   -DCB_NO_GAMEHIST      does not handle "set gamehist"
+ *   -DCB_REGISTRY         (Windows) keeps its hash size in the registry, as engines written for
+ *                         CheckerBoard keep their settings: "set hashsize" stores it, "get hashsize" reads it
  *
  * "set seed N" changes the sequence its moves are chosen by.
  * With "set think N" the well-behaved build thinks until *playnow is set or N times maxtime has passed, so
@@ -74,6 +76,32 @@ typedef struct {
 static int think = 0;
 static int hashsize = 16;
 static unsigned int seed = 12345;
+
+#if defined(CB_REGISTRY) && defined(_WIN32)
+#include <windows.h>
+#define SETTINGS_KEY "Software\\ArbiterTestEngine"
+
+static void store_hashsize(int value) {
+    HKEY key;
+    DWORD data = (DWORD)value;
+    if (RegCreateKeyExA(HKEY_CURRENT_USER, SETTINGS_KEY, 0, NULL, 0, KEY_WRITE, NULL, &key, NULL) != ERROR_SUCCESS)
+        return;
+    RegSetValueExA(key, "hashsize", 0, REG_DWORD, (const BYTE *)&data, sizeof data);
+    RegCloseKey(key);
+}
+
+static int stored_hashsize(int fallback) {
+    HKEY key;
+    DWORD data = 0, size = sizeof data;
+    if (RegOpenKeyExA(HKEY_CURRENT_USER, SETTINGS_KEY, 0, KEY_READ, &key) != ERROR_SUCCESS) return fallback;
+    LONG found = RegQueryValueExA(key, "hashsize", NULL, NULL, (BYTE *)&data, &size);
+    RegCloseKey(key);
+    return found == ERROR_SUCCESS ? (int)data : fallback;
+}
+#else
+static void store_hashsize(int value) { (void)value; }
+static int stored_hashsize(int fallback) { return fallback; }
+#endif
 
 static int on_board(int x, int y) { return x >= 0 && x < 8 && y >= 0 && y < 8; }
 static int forward(int color) { return color == BLACK ? 1 : -1; }
@@ -301,6 +329,7 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
         return 1;
     }
     if (strcmp(command, "get hashsize") == 0) {
+        hashsize = stored_hashsize(hashsize);
         sprintf(reply, "%d", hashsize);
         return 1;
     }
@@ -329,6 +358,7 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
         fflush(stderr);
         if (strcmp(name, "hashsize") == 0) {
             hashsize = value;
+            store_hashsize(value);
             return 1;
         }
         if (strcmp(name, "think") == 0) {

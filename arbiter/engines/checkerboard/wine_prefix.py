@@ -1,7 +1,9 @@
 """Each Wine engine gets a prefix of its own, so its wineserver is its own and `wineserver -k` at its end
 touches no other engine. A prefix is a hard-linked copy of the template (hundreds of MB, but a copy
-takes milliseconds and no space; symbolic links where the file system has no hard links); Wine replaces
-the files it changes (the registry) rather than writing into them, so the template stays as it was."""
+takes milliseconds and no space; symbolic links where the file system has no hard links). The files Wine
+writes to, the registry hives and Windows' .ini files (a few MB), are copied instead: Wine rewrites a
+file that has other links where it is, so through a link an engine's settings (CheckerBoard engines keep
+theirs in the registry) would reach the template and every engine's prefix made from it after."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from contextlib import suppress
 from pathlib import Path
 
 _STALE_MARK = "-"
+_WRITTEN_BY_WINE = (".reg", ".ini")  # copied, never linked (see above)
 
 
 def instances_directory(cache: Path) -> Path:
@@ -40,6 +43,8 @@ def _link_tree(source: Path, target: Path) -> None:
             there.symlink_to(os.readlink(entry.path))
         elif entry.is_dir():
             _link_tree(Path(entry.path), there)
+        elif entry.name.lower().endswith(_WRITTEN_BY_WINE):
+            shutil.copy2(entry.path, there)
         else:
             try:
                 os.link(entry.path, there)
