@@ -150,7 +150,13 @@ async def _probe(
     except EngineFault as fault:
         said = "\n".join(f"    {line}" for line in list(client.comm_log.recent)[-SHOWN_LINES:])
         where = f" (working directory {engine.working_dir})" if engine.working_dir else ""
-        text = f"{fault}\n  command: {' '.join(engine.command)}{where}"
+        # A CheckerBoard engine has no command: it is its library.
+        started = (
+            f"library: {engine.library}"
+            if engine.library is not None
+            else f"command: {' '.join(engine.command)}"
+        )
+        text = f"{fault}\n  {started}{where}"
         if said:
             text += f"\n  last lines exchanged:\n{said}"
         if isinstance(fault, HandshakeTimeout | ReadyTimeout):

@@ -125,6 +125,17 @@ def test_a_checkerboard_entry_without_its_library_is_refused_with_file_and_line(
     assert "event.toml:3" in stderr and "needs 'library'" in stderr, stderr
 
 
+def test_a_library_that_cannot_start_is_named_in_the_refusal_by_its_path(tmp_path: Path) -> None:
+    (tmp_path / "notes.so").write_text("not a library\n")
+    result = arbiter(
+        "match", "cb:notes.so", "random", "--tc", "st=0.05", "--games", "1", "--db", "m.sqlite", cwd=tmp_path
+    )  # fmt: skip
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "cannot load" in output and "library: notes.so" in output, output
+    assert "command: \n" not in output, "no empty command is shown for an engine that is a library"
+
+
 def test_a_checkerboard_engine_refused_a_variant_is_not_told_to_rename_it(
     cb_library: Library, tmp_path: Path
 ) -> None:
