@@ -113,6 +113,17 @@ def _describe_result(result: SearchResult) -> str:
     return f"{answer} in {result.elapsed:.4f} s{details}"
 
 
+def _note_late(result: SearchResult, move_time: float) -> None:
+    """Say so when the answer came after the move time. The check waits longer than a game would (it is
+    looking for faults), but the same answer in a game under ``st=`` that time loses it on time: an engine
+    that sets itself up during its first search, or sleeps there, shows it here."""
+    if result.elapsed > move_time:
+        typer.echo(
+            f"  late: {result.elapsed:.3f} s for a {move_time:g} s move time; "
+            f"in a game under st={move_time:g} this move would lose on time"
+        )
+
+
 def _print_identity(engine: EngineClient) -> None:
     identity = engine.identity
     if identity is None:
@@ -182,6 +193,7 @@ async def _run_check(
         search = partial(engine.search, start.hub(), level=level, timeout=limit)
         first = await report.step("search start", partial(search, []))
         typer.echo(f"  -> {_describe_result(first)}")
+        _note_late(first, move_time)
         if config.protocol == "dxp" and engine.identity is not None:
             # A DXP engine names itself only when it accepts a game: the handshake could not show it.
             typer.echo(f"  named itself {engine.identity.name!r} in its acceptance of the game")
@@ -190,6 +202,7 @@ async def _run_check(
             await engine.new_game()
             reply = await report.step(f"search after {first.move}", partial(search, [first.move]))
             typer.echo(f"  -> {_describe_result(reply)}")
+            _note_late(reply, move_time)
             _check_legal(report, after, reply)
             await engine.new_game()
     except EngineFault:

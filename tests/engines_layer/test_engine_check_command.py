@@ -30,6 +30,15 @@ def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: 
     assert f"stderr log: {log}" in output
 
 
+def test_check_says_when_a_move_came_after_its_move_time(tmp_path: Path) -> None:
+    # Its first move comes 0.5 s after a 0.2 s move time: a game under st=0.2 would be lost on time there.
+    late = engine_command("late_once.py", str(tmp_path / "marker"), "0.5")
+    code, output = run_check("--move-time", "0.2", "--", *late)
+    assert code == 0, output
+    first = output.split("search after", 1)[0]
+    assert re.search(r"^  late: 0\.[5-9]\d\d s for a 0\.2 s move time; in a game under st=0\.2", first, re.M)
+
+
 def test_check_with_a_variant_sets_it_and_searches_from_its_start() -> None:
     code, output = run_check(
         "--variant", "international", "--set", "hash=32", "--", *engine_command("instant_hub.py")
