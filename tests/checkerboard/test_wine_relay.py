@@ -179,10 +179,13 @@ def test_an_engine_prefix_links_the_template_files_and_keeps_its_symlinks(
     template = tmp_path / "template"
     (template / "dosdevices").mkdir(parents=True)
     (template / "dosdevices" / "c:").symlink_to("../drive_c")
+    (template / "system32").mkdir()
+    (template / "system32" / "kernel32.dll").write_text("a library")
     (template / "system.reg").write_text("registry")
     (template / "wineserver").write_text("the template's own server's")
     hard = new_instance(template, tmp_path / "cache")
-    assert (hard / "system.reg").stat().st_ino == (template / "system.reg").stat().st_ino
+    linked = (hard / "system32" / "kernel32.dll").stat().st_ino
+    assert linked == (template / "system32" / "kernel32.dll").stat().st_ino
     assert os.readlink(hard / "dosdevices" / "c:") == "../drive_c"
     assert not (hard / "wineserver").exists()
 
@@ -191,7 +194,24 @@ def test_an_engine_prefix_links_the_template_files_and_keeps_its_symlinks(
 
     monkeypatch.setattr(os, "link", no_hard_links)
     soft = new_instance(template, tmp_path / "cache")
-    assert (soft / "system.reg").is_symlink() and (soft / "system.reg").read_text() == "registry"
+    library = soft / "system32" / "kernel32.dll"
+    assert library.is_symlink() and library.read_text() == "a library"
+
+
+def test_an_engine_prefix_has_its_own_copy_of_the_files_wine_writes_into(tmp_path: Path) -> None:
+    # Wine rewrites a file with other links where it is: a linked registry would carry one engine's
+    # settings into the template, and from there into every engine's prefix.
+    template = tmp_path / "template"
+    (template / "drive_c" / "windows").mkdir(parents=True)
+    (template / "system.reg").write_text("registry")
+    (template / "drive_c" / "windows" / "win.ini").write_text("[windows]")
+    prefix = new_instance(template, tmp_path / "cache")
+    for name in ("system.reg", "drive_c/windows/win.ini"):
+        copy, original = prefix / name, template / name
+        assert not copy.is_symlink() and copy.stat().st_ino != original.stat().st_ino, name
+        assert copy.read_text() == original.read_text()
+    (prefix / "system.reg").write_text("an engine's settings")
+    assert (template / "system.reg").read_text() == "registry"
 
 
 def test_an_unusable_cache_directory_is_named_without_a_traceback(tmp_path: Path) -> None:
