@@ -27,6 +27,7 @@ BUILDS = {
     "ignore_playnow": ["-DCB_IGNORE_PLAYNOW"],
     "no_gamehist": ["-DCB_NO_GAMEHIST"],
     "registry": ["-DCB_REGISTRY"],
+    "deep_stack": ["-DCB_DEEP_STACK"],
 }
 
 RELAXED = {

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import re
+import resource
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -128,3 +131,18 @@ def test_what_a_library_prints_goes_to_its_log_never_into_the_protocol(
     log = (tmp_path / "white-white.log").read_text()
     assert "this text must never reach the arbiter's protocol" in log
     assert "enginecommand name" in log
+
+
+def test_getmove_has_the_stack_checkerboard_gives_its_engines_whatever_the_stack_limit(
+    cb_library: Library,
+) -> None:
+    # CheckerBoard runs engines with 8 MB of stack; a thread's default is the stack limit, here 2 MB.
+    library = cb_library("deep_stack")
+
+    def two_megabytes() -> None:
+        resource.setrlimit(resource.RLIMIT_STACK, (2 << 20, resource.getrlimit(resource.RLIMIT_STACK)[1]))
+
+    command = [sys.executable, "-m", "arbiter.cli", "engine", "check", "--", f"cb:{library}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, preexec_fn=two_megabytes)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "faults: none" in done.stdout

@@ -342,6 +342,17 @@ def test_wine_is_started_and_the_dll_loaded_during_start_up_before_any_search(
     assert_no_wine_left(wine_dir)
 
 
+def test_a_dll_s_getmove_has_the_stack_checkerboard_gives_its_engines(
+    dll: Dll, wine_dir: Path, tmp_path: Path
+) -> None:
+    # CheckerBoard reserves 8 MB of stack; a Windows program's main thread has 2 MB unless linked for more.
+    log = tmp_path / "e.log"
+    engine = asyncio.run(search_once(dll("deep_stack"), log))
+    assert engine.faults == [], log.read_text()
+    assert "deep frame" in log.read_text()
+    assert_no_wine_left(wine_dir)
+
+
 def test_settings_a_dll_keeps_in_the_registry_stay_in_its_own_prefix_and_never_reach_the_next_engine(
     dll: Dll, wine_dir: Path, tmp_path: Path
 ) -> None:

@@ -9,6 +9,8 @@
  *   -DCB_PRINTF           prints its search to stdout, as some engines do
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
  *   -DCB_NO_GAMEHIST      does not handle "set gamehist"
+ *   -DCB_DEEP_STACK       uses 6 MB of stack in getmove, as a deep search with large frames may
+ *                         (CheckerBoard runs its engines with 8 MB)
  *   -DCB_REGISTRY         (Windows) keeps its hash size in the registry, as engines written for
  *                         CheckerBoard keep their settings: "set hashsize" stores it, "get hashsize" reads it
  *
@@ -238,10 +240,22 @@ static void wait_for(double seconds, volatile int *playnow, int watch) {
     }
 }
 
+#ifdef CB_DEEP_STACK
+static int deep_frame(void) {
+    volatile char frame[6 * 1024 * 1024];
+    for (size_t i = 0; i < sizeof frame; i += 4096) frame[i] = (char)i;
+    return frame[sizeof frame - 4096];
+}
+#endif
+
 CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str[1024], int *playnow,
                             int info, int moreinfo, struct CBmove *move) {
     fprintf(stderr, "getmove color=%d maxtime=%.4f info=%d moreinfo=%d\n", color, maxtime, info, moreinfo);
     fflush(stderr);
+#ifdef CB_DEEP_STACK
+    fprintf(stderr, "deep frame %d\n", deep_frame());
+    fflush(stderr);
+#endif
 #ifdef CB_CRASH
 #ifdef _WIN32
     /* raise() only exits on Windows: a real access violation, through a pointer the compiler cannot know */

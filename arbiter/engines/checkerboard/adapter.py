@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
-from arbiter.engines.checkerboard.api import CLAIMS, RESET, CheckerBoardLibrary
+from arbiter.engines.checkerboard.api import CLAIMS, RESET, STACK_SIZE, CheckerBoardLibrary
 from arbiter.engines.checkerboard.board import BoardMap, cb_color
 from arbiter.engines.checkerboard.decode import decode
 from arbiter.engines.checkerboard.games import ENGLISH, parse_gametype, variants_for
@@ -145,7 +145,12 @@ class Adapter:
         self._flag = threading.Lock()  # orders *playnow's writes around the start of a search
         self._jobs: queue.SimpleQueue[_Search] = queue.SimpleQueue()
         self._watchdog = Watchdog(self._play_now)
-        threading.Thread(target=self._work, name="getmove", daemon=True).start()
+        # A thread's stack is otherwise the process's stack limit (`ulimit -s`), which may be less.
+        previous = threading.stack_size(STACK_SIZE)
+        try:
+            threading.Thread(target=self._work, name="getmove", daemon=True).start()
+        finally:
+            threading.stack_size(previous)
 
     # -- the reader's side: every Hub command ------------------------------------------------------
 

@@ -24,6 +24,10 @@ RESET = 1
 EXACT_TIME = 2
 INCREMENT_SHIFT = 2  # bits 2-3: 0 no increment data; 1, 2, 3: units of 1 ms, 10 ms, 100 ms
 
+# The stack getmove runs with. CheckerBoard's program reserves 8,000,000 bytes of stack for the thread
+# it calls engines on, and engines are written for it: a deep search with large frames needs it.
+STACK_SIZE = 8 << 20
+
 BUFFER_SIZE = 1024  # for getmove's `str` and enginecommand's `reply`, whatever the engine declares
 COMMAND_SIZE = 256
 

@@ -28,13 +28,16 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from arbiter.engines.checkerboard.api import STACK_SIZE
 from arbiter.engines.checkerboard.wine_prefix import remove_server_directories
 
 HOST_SOURCE = Path(__file__).with_name("wine_host.c")
 COMPILERS = {64: "x86_64-w64-mingw32-gcc", 32: "i686-w64-mingw32-gcc"}
 # PE machine field -> pointer size in bits
 _MACHINES = {0x8664: 64, 0x14C: 32}
-HOST_FLAGS = ["-O2", "-static"]  # static: the host needs no MinGW DLL beside it
+# static: the host needs no MinGW DLL beside it. getmove runs on the host's main thread, whose stack is
+# the one the program is linked with: as large as CheckerBoard gives its engines (see api.STACK_SIZE).
+HOST_FLAGS = ["-O2", "-static", f"-Wl,--stack,{STACK_SIZE}"]
 WINE_PACKAGES = "Wine: Debian packages wine and wine64 (apt-get install wine wine64)"
 MINGW_PACKAGES = "MinGW-w64: Debian package mingw-w64 (apt-get install mingw-w64)"
 WINE32_HINT = (
