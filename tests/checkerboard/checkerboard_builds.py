@@ -28,6 +28,7 @@ BUILDS = {
     "no_gamehist": ["-DCB_NO_GAMEHIST"],
     "registry": ["-DCB_REGISTRY"],
     "deep_stack": ["-DCB_DEEP_STACK"],
+    "set_says_0": ["-DCB_SET_SAYS_0"],
 }
 
 RELAXED = {

@@ -145,6 +145,24 @@ def test_parameters_are_the_options_the_engine_answers_get_for(cb_library: Libra
     assert "set hashsize 64" in text and "set seed 7" in text
 
 
+def test_a_setting_the_engine_takes_is_no_error_whatever_set_returns(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    # CheckerBoard does not look at what `set` returns, and Cake returns 0 for settings it takes: whether
+    # the engine took a value is read back with `get`.
+    async def errors(params: dict[str, int]) -> list[str]:
+        config = cb_config(cb_library("set_says_0"), params=params)
+        engine = create_engine(config, stderr_log=tmp_path / "e.log")
+        await engine.open("english")
+        await engine.quit()
+        return [fault.message for fault in engine.faults if fault.kind == "engine_error"]
+
+    assert asyncio.run(errors({"hashsize": 64})) == []
+    [refused] = asyncio.run(errors({"seed": 7}))
+    assert "did not take 'set seed 7'" in refused and "'get seed' answers '12345'" in refused, refused
+    assert "it replied 'seed stays 12345'" in refused, refused
+
+
 def test_an_option_the_engine_does_not_answer_is_refused_before_any_game(cb_library: Library) -> None:
     config = cb_config(cb_library("english"), params={"colour": "red"})
     with pytest.raises(EngineConfigError, match="'colour' is not declared by the engine"):

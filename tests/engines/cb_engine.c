@@ -9,6 +9,8 @@
  *   -DCB_PRINTF           prints its search to stdout, as some engines do
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
  *   -DCB_NO_GAMEHIST      does not handle "set gamehist"
+ *   -DCB_SET_SAYS_0       returns 0 from "set" as Cake does for some options: "set hashsize" is taken all
+ *                         the same, "set seed" is not
  *   -DCB_DEEP_STACK       uses 6 MB of stack in getmove, as a deep search with large frames may
  *                         (CheckerBoard runs its engines with 8 MB)
  *   -DCB_REGISTRY         (Windows) keeps its hash size in the registry, as engines written for
@@ -373,8 +375,19 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
         if (strcmp(name, "hashsize") == 0) {
             hashsize = value;
             store_hashsize(value);
+            sprintf(reply, "hash size set to %d", value);
+#ifdef CB_SET_SAYS_0
+            return 0;
+#else
             return 1;
+#endif
         }
+#ifdef CB_SET_SAYS_0
+        if (strcmp(name, "seed") == 0) {
+            sprintf(reply, "seed stays %u", seed);
+            return 0;
+        }
+#endif
         if (strcmp(name, "think") == 0) {
             think = value;
             return 1;

@@ -232,9 +232,16 @@ class Adapter:
             return
         text = {"true": "1", "false": "0"}.get(value, value)
         handled, reply = self._command(f"set {name} {text}")
-        if not handled:
-            said = f" (it replied {clean(reply)!r})" if clean(reply) else ""
-            self._error(f"the engine did not handle enginecommand 'set {name} {text}'{said}")
+        if handled:
+            return
+        # CheckerBoard does not look at what `set` returns, and engines return 0 for settings they take
+        # (Cake, for some of its options): whether the value was taken is read back.
+        answered, now = self._command(f"get {name}")
+        if answered and _same_setting(now, text):
+            return
+        said = f"; it replied {clean(reply)!r}" if clean(reply) else ""
+        now_said = f"'get {name}' answers {clean(now)!r}" if answered else f"it does not answer 'get {name}'"
+        self._error(f"the engine did not take 'set {name} {text}': {now_said}{said}")
 
     def _go(self) -> None:
         if self._search is not None and not self._search.finished.is_set():
@@ -322,6 +329,15 @@ class Adapter:
         if decoded.board is not None:
             done["board"] = decoded.board
         return [("info", details), ("done", done)]
+
+
+def _same_setting(answer: str, sent: str) -> bool:
+    """Whether the engine's `get` answer is the value that was set (numbers by value: `064` is 64)."""
+    answer, sent = answer.strip(), sent.strip()
+    try:
+        return float(answer) == float(sent)
+    except ValueError:
+        return answer == sent
 
 
 @dataclass(frozen=True)
