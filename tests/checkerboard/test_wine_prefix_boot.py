@@ -39,3 +39,17 @@ def test_a_boot_that_fails_is_said_so_with_what_wine_wrote(tmp_path: Path) -> No
     failing.chmod(0o755)
     with pytest.raises(WineUnavailable, match="could not create the prefix .*the boot broke"):
         template_prefix([str(failing)], ["true"], tmp_path / "cache", dict(os.environ))
+
+
+def test_a_template_made_when_engines_could_write_into_it_is_not_used_again(tmp_path: Path) -> None:
+    # Before engines' prefixes copied the registry, an engine's settings could reach the template through
+    # its links: such a template (named as it was then) is left, and a clean one made.
+    old = tmp_path / "cache" / "prefixes" / "template-wine-fake-1.0"
+    old.mkdir(parents=True)
+    (old / ".arbiter-ready").write_text("wine-fake-1.0\n")
+    (old / "user.reg").write_text('[Software\\\\GuiCheckers]\n"HashSize"=dword:00000010\n')
+    wine = [sys.executable, str(FAKE_WINE)]
+    prefix = template_prefix(wine, ["true"], tmp_path / "cache", dict(os.environ))
+    assert prefix != old and prefix.name.startswith("template-wine-fake-1.0")
+    assert (prefix / ".arbiter-ready").read_text() == "wine-fake-1.0\n"
+    assert not (prefix / "user.reg").exists() or "GuiCheckers" not in (prefix / "user.reg").read_text()

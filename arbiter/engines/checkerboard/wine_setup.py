@@ -192,10 +192,16 @@ def _version_of(wine: tuple[str, ...], path: str) -> str:
     return version
 
 
+# Made afresh when it changes. 2: engines' prefixes copy the registry instead of linking it; a template
+# made before could have taken in the settings engines wrote to their registry through the links.
+TEMPLATE_REVISION = 2
+
+
 def template_prefix(wine: list[str], wineserver: list[str], directory: Path, env: Mapping[str, str]) -> Path:
     """The prefix engines' prefixes are copied from, made once per Wine version (the slow part)."""
     version = _wine_version(wine, env)
-    name = "template-" + "".join(c if c.isalnum() or c in ".-" else "_" for c in version)
+    safe = "".join(c if c.isalnum() or c in ".-" else "_" for c in version)
+    name = f"template-{safe}-r{TEMPLATE_REVISION}"
     prefix = directory / "prefixes" / name
     ready = prefix / ".arbiter-ready"
     if ready.is_file():
