@@ -51,6 +51,7 @@ from arbiter.tournament.config import (
     EngineEntry,
     Openings,
     TournamentConfig,
+    check_scheduler_address,
     database_path,
     error_location,
     given_path,
@@ -129,6 +130,11 @@ def run_command(
     if concurrency is not None:
         updates["concurrency"] = concurrency
     if scheduler is not None:
+        try:
+            check_scheduler_address(scheduler)  # the file's own is checked as it is read
+        except ValueError as exc:
+            typer.echo(f"error: --scheduler: {exc}", err=True)
+            raise typer.Exit(2) from None
         updates["scheduler"] = scheduler
     if debug:
         engines = [engine.model_copy(update={"debug": True}) for engine in engines]
@@ -461,6 +467,7 @@ _MATCH_OPTIONS = {
     "plies": "--plies",
     "order": "--order",
     "concurrency": "--concurrency",
+    "scheduler": "--scheduler",
     "start": "--opening-start",
     "draw_score": "--adjudicate-draw",
     "draw_moves": "--adjudicate-draw",

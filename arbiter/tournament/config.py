@@ -207,6 +207,13 @@ class TournamentConfig(BaseModel):
         parse_time_control(value)
         return value
 
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler_address(cls, value: str | None) -> str | None:
+        if value is not None:
+            check_scheduler_address(value)
+        return value
+
     @field_validator("database", "report", "engines_file", mode="before")
     @classmethod
     def _path_given(cls, value: Any) -> Any:
@@ -364,6 +371,22 @@ def printable_text(value: str, what: str) -> str:
     if bad is not None:
         raise ValueError(f"{what} holds the control character {bad!r}")
     return value
+
+
+# Dask's own schemes whose addresses are HOST:PORT (an address without one is tcp).
+_HOST_PORT_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def check_scheduler_address(address: str) -> None:
+    """Raise ValueError unless ``address`` has the shape of a Dask scheduler's (``tcp://HOST:8786``):
+    told before anything is made, where Dask would refuse it only once the run has begun."""
+    scheme, _, rest = address.strip().rpartition("://")
+    if not rest:
+        raise ValueError("no address given: the scheduler's is tcp://HOST:PORT, e.g. tcp://192.168.1.5:8786")
+    if (scheme or "tcp") in _HOST_PORT_SCHEMES:
+        host, colon, port = rest.rpartition(":")
+        if not (colon and host and port.isdigit()):
+            raise ValueError(f"{address!r} has no HOST:PORT: give the scheduler's as tcp://HOST:8786")
 
 
 def load_tournament(path: Path) -> tuple[TournamentConfig, list[EngineConfig]]:
