@@ -420,6 +420,9 @@ KILLER = replace(
     title="Killer draughts",
     summary="International rules; a king whose capture ends by taking a king stops right behind it",
     killer=True,
+    # The killer rule is there so that two kings can catch a lone king: the endings the international
+    # 16- and 5-move rules draw by count are won here, so only repetition and the 25-move rule remain.
+    draw_rules=(Repetition(), NoProgressRule("25-move rule", 50)),
     pdn_gametype=None,
     hub_name="killer",
 )

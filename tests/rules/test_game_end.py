@@ -106,6 +106,28 @@ def test_international_five_move_rule_two_kings_against_one() -> None:
     assert game.end.ply == 10
 
 
+@pytest.mark.parametrize(
+    ("fen", "international_rule", "plies"),
+    [("W:WK24,K31:BK16", "5-move rule", 10), ("W:WK42,K4,K11:BK8", "16-move rule", 32)],
+)
+def test_killer_plays_out_the_endgames_international_draws_by_count(
+    fen: str, international_rule: str, plies: int
+) -> None:
+    # Killer's rule exists so that two kings can catch a lone king: the endings the international 5- and
+    # 16-move rules draw are won there, so only the 25-move rule and repetition end them.
+    international = game_from("international", fen)
+    play_quiet_king_moves(international, plies)
+    assert international.end is not None and international.end.rule == international_rule
+    game = game_from("killer", fen)
+    assert {c.rule for c in game.counters()} == {"threefold repetition", "25-move rule"}
+    play_quiet_king_moves(game, 49)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert game.end is not None
+    assert game.end.rule == "25-move rule"
+    assert game.end.ply == 50
+
+
 def test_material_count_starts_when_the_situation_arises() -> None:
     # Two white kings against a black king and man: no endgame rule yet. Black's man is captured at
     # ply 1, making two kings against one: the 5-move count starts there and draws at ply 11.
