@@ -316,11 +316,12 @@ class DxpEngine(EngineClient):
     async def _request_game(self, position: str, engine_side: str, level: Level) -> None:
         dxp_position = position_from_hub(position)
         settings = self.config.dxp
-        if isinstance(level, Clock):
-            # Rounded down: the engine must never believe it has more time than it has.
-            minutes, moves = announced_minutes(level.time), min(level.moves or 0, 999)
-        else:
-            minutes, moves = settings.default_minutes, 0
+        # DXP's move count is the length of the whole game, at which either side may end it (Scan
+        # does, with its own adjudication), not the moves of a clock period: the arbiter ends games by
+        # its own rules, so none is announced.
+        moves = 0
+        # Rounded down: the engine must never believe it has more time than it has.
+        minutes = announced_minutes(level.time) if isinstance(level, Clock) else settings.default_minutes
         colour: Colour = "W" if engine_side == "W" else "Z"
         self._engine_moves_first = engine_side == position[0]
         # The game exists from the request on: the engine's first move may come right behind its `A`.

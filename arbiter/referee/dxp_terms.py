@@ -35,6 +35,11 @@ def dxp_time_problem(control: TimeControl) -> tuple[str | None, str | None]:
             notes.append("DXP cannot announce the increment: the engine is not told of it")
         if len(base.stages) > 1:
             notes.append("DXP announces only the first period of the clock")
+        if first.moves is not None:
+            notes.append(
+                f"DXP's move count is the game's length, at which an engine may end the game: "
+                f"the clock's {first.moves} moves a period are not announced"
+            )
         if control.jump_limits is not None:
             notes.append("DXP cannot announce the jump limits: the engine is held to them without being told")
         return None, "; ".join(notes) or None

@@ -76,7 +76,7 @@ def test_a_game_is_requested_moves_are_relayed_both_ways_and_the_game_is_ended(
         "initiator": "Arbiter Test",
         "follower_colour": "W",
         "minutes": 2,  # 150 s: rounded down, never more time than the engine has
-        "moves": 40,
+        "moves": 0,  # DXP's count is the game's length: a period's 40 moves are not announced
         "start": "B",
         "position": "W" + "z" * 20 + "e" * 10 + "w" * 20,
     }

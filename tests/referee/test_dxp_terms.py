@@ -29,9 +29,16 @@ def test_a_clock_under_a_minute_is_refused_and_what_dxp_cannot_say_is_warned_abo
         "the engine is not told of it"
     )
     _, warning = dxp_time_problem(parse_time_control("fmjd"))
-    assert warning == "DXP announces only the first period of the clock"
+    assert warning == (
+        "DXP announces only the first period of the clock; DXP's move count is the game's length, at which "
+        "an engine may end the game: the clock's 50 moves a period are not announced"
+    )
     _, warning = dxp_time_problem(parse_time_control("acf"))
-    assert warning == "DXP cannot announce the jump limits: the engine is held to them without being told"
+    assert warning == (
+        "DXP's move count is the game's length, at which an engine may end the game: the clock's 30 moves "
+        "a period are not announced; DXP cannot announce the jump limits: the engine is held to them without "
+        "being told"
+    )
     for control in ("st=1", "depth=5"):
         problem, warning = dxp_time_problem(parse_time_control(control))
         assert problem is None and warning is not None and "DXP cannot announce" in warning

@@ -63,4 +63,15 @@ def test_a_dxp_game_request_announces_the_main_clock_when_the_first_move_is_a_ca
     assert record.moves[0].hub == "28x19x23"
     request = json.loads(messages.read_text().splitlines()[0])
     # 7200 s x 0.05 for 50 moves: 6 minutes, not the jump limit's 3 s for one move (0 minutes).
-    assert (request["type"], request["minutes"], request["moves"]) == ("R", 6, 50)
+    assert (request["type"], request["minutes"]) == ("R", 6)
+
+
+def test_a_dxp_game_request_announces_no_move_count_as_dxp_counts_the_game_s_length(tmp_path: Path) -> None:
+    # 10 moves a minute, repeating: announced as 1 minute with no move count (000), as a count of 10
+    # would let the engine end the game after 10 moves (Scan does, adjudicating it itself).
+    messages = tmp_path / "dxp.jsonl"
+    setup = game_setup("10/60", variant="international", rules=RefereeRules(max_plies=2))
+    record = play(setup, dxp_follower(messages, "32-28"), scripted("black", "--moves", "19-23"))
+    assert record.outcome is not None and record.outcome.termination is Termination.MAX_LENGTH
+    request = json.loads(messages.read_text().splitlines()[0])
+    assert (request["type"], request["minutes"], request["moves"]) == ("R", 1, 0)
