@@ -126,6 +126,14 @@ def frisian_king_limit(game: MoveHistory, moves: list[Move]) -> list[Move]:
     return others or moves
 
 
+def _no_king_falls_by_force(position: Position) -> bool:
+    # Frisian one king against one is drawn at once unless a side wins by force: the side to move
+    # takes the other king now, or every move it has puts its own king where the other takes it.
+    if position.has_capture():
+        return False
+    return not all(position.play(move).has_capture() for move in position.legal_moves())
+
+
 def _two_kings_against_one(material: Material) -> bool:
     return lone_king_against_kings(material, 2)
 
@@ -390,7 +398,7 @@ FRISIAN = replace(
     capture_choice=CaptureChoice.FREE,
     draw_rules=(
         MaterialRule("7-move rule", 14, _two_kings_against_one),
-        MaterialRule("one king against one", 0, one_king_each),
+        MaterialRule("one king against one", 0, one_king_each, where=_no_king_falls_by_force),
     ),
     capture_filter=frisian_value,
     history_filter=frisian_king_limit,

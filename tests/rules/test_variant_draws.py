@@ -6,9 +6,10 @@ test checks that the game is still on one ply before.
 
 from __future__ import annotations
 
+import pytest
 from rules_scripted import counter, game_from, play, play_quiet_king_moves, play_quiet_man_move
 
-from arbiter.rules import EndReason, Game
+from arbiter.rules import Color, EndReason, Game
 
 
 def assert_drawn_by(game: Game, rule: str, ply: int) -> None:
@@ -158,7 +159,25 @@ def test_iyt_fifty_move_rule_draws_at_ply_100_and_man_moves_do_not_reset_it() ->
 def test_frisian_one_king_against_one_is_a_draw_at_once() -> None:
     assert_drawn_by(game_from("frisian", "W:WK1:BK50"), "one king against one", 0)
     # A capture that leaves one king each ends the game there.
-    game = game_from("frisian", "W:WK46:BK5,41")
+    game = game_from("frisian", "W:WK46:BK6,41")
     assert game.end is None
     play(game, "46x37")
     assert_drawn_by(game, "one king against one", 1)
+
+
+@pytest.mark.parametrize(
+    ("fen", "moves", "winner"),
+    [
+        ("W:WK5:BK35", ["5x45"], Color.WHITE),  # the side to move takes the other king at once
+        ("B:WK15:BK5", ["5x25"], Color.BLACK),
+        ("W:WK5:BK46", ["5-10", "46x5"], Color.BLACK),  # its every move puts its king in the other's line
+        ("W:WK46:BK5,41", ["46x37", "5x41"], Color.BLACK),  # the capture leaving one king each gives it away
+    ],
+)
+def test_frisian_one_king_against_one_is_played_on_when_a_king_falls_by_force(
+    fen: str, moves: list[str], winner: Color
+) -> None:
+    game = game_from("frisian", fen)
+    play(game, *moves)
+    assert game.end is not None
+    assert (game.end.reason, game.end.winner) == (EndReason.NO_PIECES, winner)
