@@ -31,9 +31,10 @@ from arbiter.engines import (
 from arbiter.engines.checkerboard import PREFIX as CB_PREFIX
 from arbiter.engines.checkerboard import is_checkerboard_name
 from arbiter.engines.config import ParamValue
+from arbiter.engines.variant_names import engine_variant_name
 from arbiter.notation.movetext import MoveTextError, parse_hub
 from arbiter.players import PLAYER_MODULES
-from arbiter.rules import Position, UnknownVariantError, Variant, get_variant
+from arbiter.rules import VARIANTS, Position, UnknownVariantError, Variant, get_variant
 from arbiter.rules.variants import engine_variant
 from arbiter.tournament.config import BUNDLED_SCORE_UNIT, bundled_command, validation_problems
 
@@ -144,6 +145,14 @@ def _print_identity(engine: EngineClient) -> None:
             typer.echo(f"  {decl.name:<16} {decl.describe():<32} default {decl.default!r}")
 
 
+def _variants_offered(engine: EngineClient) -> list[str]:
+    """The arbiter's ids of the variants a Hub engine's `variant` enum offers (none when it has none)."""
+    decl = engine.identity.params.get("variant") if engine.identity is not None else None
+    if decl is None or decl.type != "enum":
+        return []
+    return [vid for vid in VARIANTS if engine_variant_name(vid, decl.values) in decl.values]
+
+
 def _board(variant: Variant) -> str:
     return f"{variant.geometry.width}x{variant.geometry.height}"
 
@@ -210,6 +219,14 @@ async def _run_check(
     except EngineConfigError as error:
         await engine.quit()
         typer.echo(f"error: {error}", err=True)
+        offered = _variants_offered(engine) if defaulted else []
+        if offered and variant.id not in offered:
+            # Scan offers no English: the default variant of the check is no fault of the engine's.
+            typer.echo(
+                f"no --variant was given, so {variant.id} was checked; the engine plays "
+                f"{', '.join(offered)}: name one with --variant",
+                err=True,
+            )
         return 2
     await report.step("quit", engine.quit)
     problems = [f"{fault.kind}: {fault.message}" for fault in engine.faults] + report.illegal

@@ -39,6 +39,18 @@ def test_check_says_when_a_move_came_after_its_move_time(tmp_path: Path) -> None
     assert re.search(r"^  late: 0\.[5-9]\d\d s for a 0\.2 s move time; in a game under st=0\.2", first, re.M)
 
 
+def test_check_without_a_variant_of_an_engine_that_has_no_english_names_the_variants_it_plays() -> None:
+    # Scan's variant parameter offers normal killer bt frisian losing: the English default cannot be
+    # set, and the check says which variants to name instead.
+    code, output = run_check("--", *engine_command("scan_like_hub.py"))
+    assert code == 2, output
+    assert "cannot play variant 'english'" in output
+    assert (
+        "no --variant was given, so english was checked; the engine plays international, frisian, "
+        "antidraughts, killer, bt: name one with --variant"
+    ) in output
+
+
 def test_check_with_a_variant_sets_it_and_searches_from_its_start() -> None:
     code, output = run_check(
         "--variant", "international", "--set", "hash=32", "--", *engine_command("instant_hub.py")
