@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from pydantic import ValidationError
 
 from arbiter.commands.exit_status import store_error_status
 from arbiter.commands.sprt_view import count_text, estimate_text
 from arbiter.store import StoreError
-from arbiter.tournament.config import TournamentConfig
+from arbiter.tournament.config import TournamentConfig, validation_problems
 from arbiter.tournament.figures import percent
 from arbiter.tournament.sprt_status import match_sprt_status, sprt_status
 from arbiter.tournament.stats import (
@@ -130,8 +131,16 @@ def _from_database(
             )
         try:
             config: TournamentConfig | None = TournamentConfig.model_validate(info.config(), strict=False)
-        except ValueError:
+        except ValueError as exc:  # a pydantic ValidationError is one
             config = None
+            why = validation_problems(exc, "settings") if isinstance(exc, ValidationError) else str(exc)
+            # Its own test and whether its games were played in pairs are unknown: say so, not guess.
+            typer.echo(
+                f"warning: {path}: the stored settings of tournament {info.name!r} cannot be read "
+                f"({why}): the test is the options' (or the defaults'), "
+                "counted by single games",
+                err=True,
+            )
         stored = config.sprt if config is not None else None
         settings = _settings(stored, given)
         paired = config.repeat if config is not None else False

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -145,3 +147,25 @@ def test_a_database_that_is_not_a_match_or_not_there_is_an_error(tmp_path: Path)
     code, _, err = calculate(str(tmp_path / "missing.sqlite"), "--wdl", "1,2,3")
     assert code == 2
     assert "give counts (--wdl or --pentanomial) or a database, not both" in err
+
+
+def test_a_stored_match_whose_settings_cannot_be_read_is_warned_of_not_taken_for_the_defaults(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "m.sqlite"
+    command = greedy_random_match(database, "--rounds", "1", "--max-plies", "20", "--repeat")
+    command += ["--sprt", "elo0=0 elo1=10"]
+    played = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert played.returncode == 0, played.stdout + played.stderr
+    # Settings an earlier version let through and this one refuses, as a file from it may hold.
+    with sqlite3.connect(database) as connection:
+        stored = json.loads(connection.execute("SELECT config FROM tournament").fetchone()[0])
+        stored["sprt"]["elo1"] = 7000.0
+        connection.execute("UPDATE tournament SET config = ?", (json.dumps(stored),))
+    connection.close()
+    code, out, err = calculate(str(database))
+    assert code == 0, out + err
+    assert "the stored settings of tournament" in err and "cannot be read" in err
+    assert "sprt: SPRT bounds in logistic Elo must lie within ±4000, got elo0=0 elo1=7000" in err
+    assert "counted by single games" in err and "Traceback" not in out + err
+    assert "test: elo0=0 elo1=5 " in out
