@@ -62,9 +62,12 @@ def sprt_line(status: SprtStatus) -> str:
     """``SPRT: continue · LLR -0.29 (bounds -2.94, 2.94) · 10 games · a against b: Elo +0.0, no interval
     yet: every game drawn · elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic``."""
     result = status.result
-    counted = count_text(status.games, "game") + (
-        "" if status.pairs is None else f", {count_text(status.pairs, 'pair')}"
-    )
+    counted = count_text(status.games, "game")
+    if status.pairs is not None:
+        counted += f", {count_text(status.pairs, 'pair')}"
+        waiting = status.games - 2 * status.pairs
+        if waiting > 0:  # a pair counts once both its games are played
+            counted += f" ({count_text(waiting, 'game')} of a pair not complete yet, not counted)"
     if status.after_decision:
         counted += f" ({count_text(status.after_decision, 'game')} finished after the decision, not counted)"
     parts = [

@@ -70,3 +70,14 @@ def test_the_progress_line_gives_an_interval_with_an_infinite_end_by_its_ends() 
     assert "Elo +382 [+159, +∞]" in progress.text()
     progress.losses = 0
     assert "Elo +∞ (no interval yet: every game won)" in progress.text()
+
+
+def test_the_sprt_line_of_a_paired_test_says_which_games_wait_for_their_pair() -> None:
+    # Two complete pairs of draws, and the first game of a third.
+    sides = [("a", "b"), ("b", "a")] * 2 + [("a", "b")]
+    games = [
+        FinishedGame(white, black, Outcome.DRAW, pair_index=number // 2)
+        for number, (white, black) in enumerate(sides)
+    ]
+    line = sprt_line(sprt_status(SprtSettings(0.0, 10.0), games, "a", "b", paired=True))
+    assert "· 5 games, 2 pairs (1 game of a pair not complete yet, not counted) ·" in line
