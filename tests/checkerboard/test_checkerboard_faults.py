@@ -76,6 +76,16 @@ def test_a_file_that_is_no_checkerboard_library_stops_at_start_up_saying_why(tmp
     assert not left_behind(engine.pid)
 
 
+def test_a_windows_dll_under_another_name_is_told_to_be_named_dll(tmp_path: Path) -> None:
+    # Windows DLLs start with the MZ header; only a .dll name sends one to Wine.
+    renamed = tmp_path / "engine.so"
+    renamed.write_bytes(b"MZ" + bytes(4094))
+    engine = asyncio.run(search_once(renamed, tmp_path / "e.log"))
+    assert engine.faults[0].kind == "startup_exit"
+    assert "it is a Windows DLL: name it NAME.dll to run it under Wine" in engine.faults[0].message
+    assert not left_behind(engine.pid)
+
+
 def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> GameRecord:
     setup = GameSetup("english", parse_time_control(control), rules=RefereeRules(max_plies=120))
     record = asyncio.run(

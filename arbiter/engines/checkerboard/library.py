@@ -32,7 +32,7 @@ class CtypesLibrary:
         try:
             self._dll = loader(str(path))
         except OSError as error:
-            raise LibraryError(f"cannot load {path}: {error}") from None
+            raise LibraryError(f"cannot load {path}: {error}{_windows_hint(path)}") from None
         try:
             self._getmove = self._dll.getmove
             self._enginecommand = self._dll.enginecommand
@@ -100,3 +100,15 @@ class CtypesLibrary:
         if sys.platform == "win32" or libc_name is None:
             return
         ctypes.CDLL(libc_name).fflush(None)
+
+
+def _windows_hint(path: Path) -> str:
+    """Why a Windows DLL under another name does not load: it is run under Wine by its .dll name."""
+    if sys.platform == "win32":
+        return ""
+    try:
+        with path.open("rb") as file:
+            windows = file.read(2) == b"MZ"
+    except OSError:
+        return ""
+    return "; it is a Windows DLL: name it NAME.dll to run it under Wine (docs/wine.md)" if windows else ""
