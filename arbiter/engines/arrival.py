@@ -39,9 +39,15 @@ _SOL_SOCKET = socket.SOL_SOCKET
 _MSG_TRUNC = int(socket.MSG_TRUNC)  # a plain int: the enum's ``&`` is a Python call
 _monotonic = time.monotonic
 # How far the wall clock may drift from the monotonic one between two reads without being called a
-# step: NTP slews by at most 500 parts per million, plus a millisecond.
+# step: NTP slews by at most 500 parts per million, plus a millisecond, plus how uncertain each reading
+# of the two clocks' difference is.
 _SLEW = 0.0005
 _STEP = 0.001
+# The two clocks' difference is read between two readings of the monotonic clock, a few hundred
+# nanoseconds apart unless the thread is taken off the processor between them: then it is read again,
+# up to ``_OFFSET_TRIES`` times in all, until the readings are this close.
+_TIGHT = 0.00002
+_OFFSET_TRIES = 3
 # What each end of an engine's protocol stream asks for as its send buffer, so the longest write an
 # engine may make (the kernel doubles it, and caps it at net.core.wmem_max: 416 KB by Linux's default).
 WRITE_BUFFER_BYTES = 1 << 20
@@ -63,17 +69,44 @@ class ArrivalClock:
     def __init__(self, wall: Callable[[], float] = time.time) -> None:
         self._wall = wall  # the clock the kernel stamps by
         self._offset: float | None = None  # wall clock minus monotonic clock at the previous read
+        self._spread = 0.0  # how far off that difference may be (half the time it took to read)
         self._read_at = float("-inf")  # monotonic time of the previous read
         self._floor = float("-inf")  # data read next arrived after this (the previous read emptied the queue)
+
+    def _difference(self, offset: float, width: float) -> tuple[float, float]:
+        """(wall clock minus monotonic clock, how far off that may be), after a first reading ``offset``
+        whose two monotonic readings were ``width`` apart, too far to trust: the thread was taken off the
+        processor between them, which skews the difference by the length of the pause (the next read
+        would take that for a step of the wall clock). The difference is read again, and the closest
+        reading kept."""
+        wall = self._wall
+        for _ in range(_OFFSET_TRIES - 1):
+            before = _monotonic()
+            stamp = wall()
+            after = _monotonic()
+            if after - before < width:
+                offset, width = stamp - (before + after) / 2, after - before
+                if width <= _TIGHT:
+                    break
+        return offset, width / 2
 
     def arrival(self, stamp: float | None, emptied: bool) -> tuple[float, bool]:
         """(monotonic arrival, whether it is the kernel's stamp) of data read now with the wall-clock
         ``stamp``; ``emptied``: this read took all that was queued."""
+        # The wall clock read between two readings of the monotonic one: their difference is known to
+        # within half the time between those readings.
         now = _monotonic()
-        offset = self._wall() - now
+        wall = self._wall()
+        width = _monotonic() - now
+        offset = wall - now - width / 2
+        spread = width / 2
+        if width > _TIGHT:
+            offset, spread = self._difference(offset, width)
         previous = self._offset
-        stepped = previous is not None and abs(offset - previous) > _STEP + _SLEW * (now - self._read_at)
-        self._offset, self._read_at = offset, now
+        stepped = previous is not None and abs(offset - previous) > (
+            _STEP + _SLEW * (now - self._read_at) + spread + self._spread
+        )
+        self._offset, self._spread, self._read_at = offset, spread, now
         if stamp is None or stepped:
             self._floor = now
             return now, False

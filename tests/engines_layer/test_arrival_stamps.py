@@ -132,6 +132,34 @@ def test_a_stamp_is_not_trusted_across_a_step_of_the_wall_clock() -> None:
     assert at >= before
 
 
+def test_a_pause_of_the_arbiter_between_reading_its_two_clocks_is_not_taken_for_a_step() -> None:
+    # The arbiter's thread taken off the processor between its readings of the monotonic and the wall
+    # clock (a loaded machine) skewed their difference by the pause; the next read took that for a step
+    # of the wall clock, threw its stamp away and charged the engine up to the moment of reading.
+    pauses = [0.01]
+
+    def paused_wall() -> float:
+        if pauses:
+            time.sleep(pauses.pop())
+        return time.time()
+
+    ours, engine_end = stamped_stream()
+    with ours, engine_end:
+        clock = ArrivalClock(wall=paused_wall)
+        sent = time.monotonic()
+        engine_end.sendall(b"done move=11-15\n")
+        first = receive(ours, 4096, clock)
+        assert first.stamped
+        assert first.at >= sent - CLOCK_MAPPING_SLACK, "the pause was charged as if the answer came early"
+        sent = time.monotonic()
+        engine_end.sendall(b"done move=23-19\n")
+        time.sleep(0.1)  # the loop reads late: that is not the engine's time
+        read_from = time.monotonic()
+        second = receive(ours, 4096, clock)
+    assert second.stamped, "the kernel's stamp was thrown away as if the wall clock had been stepped"
+    assert sent - CLOCK_MAPPING_SLACK <= second.at < read_from
+
+
 class _Lines:
     """A reader's sink that keeps what it is handed."""
 
