@@ -332,6 +332,14 @@ class EngineClient(ABC):
         if self._closed or self._closing:
             raise RuntimeError(f"engine '{self.name}' has been closed")
 
+    async def _check_usable_once_exited(self) -> None:
+        """``_check_usable`` for a wait with no clock running (a DXP engine's connection): an engine whose
+        output has closed first gets its moment to exit, so that its fault says how it ended."""
+        gone = self._gone_task
+        if gone is not None and not self._closing:
+            await asyncio.shield(gone)
+        self._check_usable()
+
     def _fail(self, fault: EngineFault) -> EngineFault:
         """The engine cannot be used any more: record why, and wake every call that waits on it."""
         if self._broken is None:

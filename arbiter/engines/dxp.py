@@ -225,7 +225,7 @@ class DxpEngine(EngineClient):
 
     async def _connect(self, deadline: float) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
         while True:
-            self._check_usable()
+            await self._check_usable_once_exited()
             try:
                 return await asyncio.open_connection(_HOST, self.port, limit=4 * MAX_MESSAGE)
             except OSError:
@@ -239,7 +239,7 @@ class DxpEngine(EngineClient):
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
         assert self._incoming is not None and self._process is not None
         while not self._incoming.done():
-            self._check_usable()
+            await self._check_usable_once_exited()
             if time.monotonic() >= deadline:
                 return None
             with contextlib.suppress(TimeoutError):

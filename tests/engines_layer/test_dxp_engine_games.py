@@ -342,12 +342,15 @@ def test_an_engine_that_never_answers_the_game_request_is_a_ready_timeout(tmp_pa
     assert_nothing_left(engine.pid)
 
 
-def test_a_dxp_engine_that_exits_at_start_is_a_startup_exit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("linger", [[], ["--linger", "0.3"]], ids=["exits", "exits-after-closing-output"])
+def test_a_dxp_engine_that_exits_at_start_is_a_startup_exit(tmp_path: Path, linger: list[str]) -> None:
+    # While the arbiter waits for its connection, the engine's output closing is no fault yet: its exit
+    # status comes a moment later (later still when it closes its output before its teardown).
     async def scenario() -> DxpEngine:
         config = EngineConfig(
             name="gone",
             protocol="dxp",
-            command=[sys.executable, str(ENGINES / "exit_at_start.py"), "{port}"],
+            command=[sys.executable, str(ENGINES / "exit_at_start.py"), "{port}", *linger],
             timeouts=Timeouts(handshake=5.0),
         )
         engine = DxpEngine(config, stderr_log=tmp_path / "l")
