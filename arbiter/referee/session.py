@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from arbiter.engines import CommLog, EngineClient, EngineConfig, EngineFault, create_engine
+from arbiter.engines.log_names import file_safe
 from arbiter.engines.pauses import settle_for_timing
 from arbiter.referee.dxp_terms import with_dxp_margins
 from arbiter.referee.game import color_name, play_game, player_record, result_words
@@ -50,7 +51,7 @@ async def play_game_from_configs(
         scratch = tempfile.TemporaryDirectory(prefix="arbiter-game-")
         log_dir = Path(scratch.name)
     for color, config in configs.items():
-        log = None if log_dir is None else log_dir / f"{color.name.lower()}-{_file_safe(config.name)}.log"
+        log = None if log_dir is None else log_dir / f"{color.name.lower()}-{file_safe(config.name)}.log"
         engines[color] = create_engine(config, stderr_log=log, comm_log=(comm_logs or {}).get(config.name))
     record: GameRecord | None = None
     started: dict[Color, int] = {}  # faults met while starting, before the game counts its own
@@ -125,7 +126,3 @@ def start_failure_record(
         ended_at=now,
         tags=dict(setup.tags),
     )
-
-
-def _file_safe(name: str) -> str:
-    return "".join(char if char.isalnum() or char in "-_." else "_" for char in name)[:40] or "engine"

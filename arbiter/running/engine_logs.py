@@ -15,11 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from arbiter.engines import EngineConfig, StderrBudget
-
-
-def file_safe(name: str) -> str:
-    """An engine's name as the start of its log files' names."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:40] or "engine"
+from arbiter.engines.log_names import file_safe
 
 
 def game_log(log_dir: Path, engine: str, game: str) -> Path:
