@@ -142,6 +142,13 @@ class EngineHost:
             ending.extend(engine for engine, since in idle if now - since >= older_than)
             self._idle[key] = keep
         await asyncio.gather(*(engine.quit() for engine in ending), return_exceptions=True)
+        for engine in ending:
+            # No game is left to carry these (a local run stores them with the engine's last game): the
+            # worker's log keeps them.
+            for fault in engine.faults[self._faults_reported.get(engine, 0) :]:
+                logger.warning(
+                    "engine %r, ended after its last game: %s: %s", engine.config.name, fault.kind, fault
+                )
 
     async def _sweep_idle(self) -> None:
         while True:
@@ -188,19 +195,26 @@ class EngineHost:
             raise
         finally:
             self._playing -= 1
-        events: list[EngineFaultNote] = []
+        kept: list[EngineClient] = []
         ending: list[EngineClient] = []
-        for color, engine in opened.items():
-            new_faults = engine.faults[self._faults_reported.get(engine, 0) :]
-            self._faults_reported[engine] = len(engine.faults)
-            for fault in new_faults:
-                note = Event(EventKind.FAULT, f"{fault.kind}: {fault}", engine=sides[color].config.name)
-                events.append(EngineFaultNote.of(note))
-            if order.reuse_engines and not new_faults and engine.reusable:
+        for engine in opened.values():
+            faulted = len(engine.faults) > self._faults_reported.get(engine, 0)
+            reuse = order.reuse_engines and not faulted and engine.reusable
+            (kept if reuse else ending).append(engine)
+        events: list[EngineFaultNote] = []
+        try:
+            # Ended before their faults are read, so the faults met while ending (one that ignored `quit`,
+            # one that left processes behind) go back with this game, as a local run stores them with it.
+            await _quit_all(ending)
+            for color, engine in opened.items():
+                new_faults = engine.faults[self._faults_reported.get(engine, 0) :]
+                self._faults_reported[engine] = len(engine.faults)
+                for fault in new_faults:
+                    note = Event(EventKind.FAULT, f"{fault.kind}: {fault}", engine=sides[color].config.name)
+                    events.append(EngineFaultNote.of(note))
+        finally:
+            for engine in kept:  # only now, so no other game takes one while this game's faults are read
                 self._give_back(engine, setup.variant)
-            else:
-                ending.append(engine)
-        await _quit_all(ending)
         return GameReturn(worker=worker, record=record, events=events)
 
     # ------------------------------------------------------------------ preflight
