@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import time
 from collections.abc import Sequence
 from types import TracebackType
@@ -90,6 +91,7 @@ class DaskGames:
     async def __aenter__(self) -> DaskGames:
         from distributed import Client
 
+        _quiet_cancelled_reconnect()
         try:
             self._client = await Client(  # type: ignore[no-untyped-call]
                 self.address, asynchronous=True, timeout=self.connect_seconds
@@ -329,6 +331,24 @@ class DaskGames:
             await asyncio.sleep(0.5)
 
 
+class _CancelledNotAnError(logging.Filter):
+    """Drops Dask's log of a task it cancelled itself: when the scheduler is lost, the client tries to
+    reconnect, and closing it cancels that attempt, which Dask logs as an error with a traceback. The
+    run's own message says what happened."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
+
+
+_CANCELLED_FILTER = _CancelledNotAnError()
+
+
+def _quiet_cancelled_reconnect() -> None:
+    logger = logging.getLogger("distributed.client")
+    if _CANCELLED_FILTER not in logger.filters:
+        logger.addFilter(_CANCELLED_FILTER)
+
+
 _LEAVING = frozenset({"closing", "closing_gracefully", "closed", "failed"})
 
 
@@ -401,7 +421,10 @@ def _task_failure(game: str, exc: Exception) -> str:
             "run again to resume once the workers are healthy"
         )
     if isinstance(exc, FutureCancelledError):
-        return f"game {game}: the Dask scheduler dropped the task ({exc}); is the scheduler still running?"
+        return (
+            f"game {game}: the Dask scheduler dropped the task ({exc}); is the scheduler still running? The "
+            "games played are kept: start the scheduler and the workers again and run again to resume"
+        )
     return f"game {game} failed on a worker: {type(exc).__name__}: {exc}"
 
 

@@ -88,6 +88,8 @@ def test_losing_the_scheduler_stops_the_run_with_a_clear_error_and_a_new_cluster
     assert code == 2, f"{out}\n{err}"
     message = said(err)
     assert "the Dask scheduler dropped the task" in message and "is the scheduler still running?" in message
+    assert "run again to resume" in message
+    assert "Traceback" not in err, "Dask's cancelled reconnection is not shown as an error"
     assert 2 <= finished_count(database) < 20, "the games played before are kept"
     stored_before = finished_count(database)
 
