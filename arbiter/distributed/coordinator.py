@@ -59,7 +59,7 @@ which plays the task elsewhere up to its ``allowed-failures`` times)."""
 class DaskGames:
     """Plays a runner's games on the workers of a Dask scheduler (see ``RemoteGames``).
 
-    Use it as an async context manager: it connects on entry and disconnects on exit.
+    Use it as an async context manager: it connects before the first game and disconnects on exit.
     """
 
     def __init__(
@@ -89,16 +89,24 @@ class DaskGames:
     # ------------------------------------------------------------------ connection
 
     async def __aenter__(self) -> DaskGames:
+        # The scheduler is reached only when a game is to be played (``preflight``): an event with no
+        # game left shows its result without one, as a local run does.
+        return self
+
+    async def _connect(self) -> None:
         from distributed import Client
+        from distributed.comm.addressing import parse_address
+        from distributed.comm.registry import get_backend
 
         _quiet_cancelled_reconnect()
         try:
+            # An unknown scheme is told here: Dask's client would say it too, but leave warnings behind.
+            get_backend(parse_address(self.address)[0])
             self._client = await Client(  # type: ignore[no-untyped-call]
                 self.address, asynchronous=True, timeout=self.connect_seconds
             )
         except (OSError, TimeoutError, ValueError) as exc:
             raise RunError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
-        return self
 
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
@@ -124,6 +132,7 @@ class DaskGames:
 
     async def preflight(self, runner: TournamentRunner, store: RunStore, tournament_id: int) -> None:
         """Probe every engine on every worker that plays games; refuse the run if one cannot start one."""
+        await self._connect()
         config = runner.config
         self._engines = engine_orders(config, list(runner.engines.values()))
         self._reuse_engines = config.reuse_engines

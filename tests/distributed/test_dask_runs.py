@@ -188,14 +188,18 @@ def test_workers_without_the_games_resource_are_named_as_the_reason_nothing_runs
     assert finished_count(config.database) == 0
 
 
-def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # free once closed: nothing listens there
+    config, engines = load_tournament(write(tmp_path, match("depth=2")))
+    runner = TournamentRunner(config, engines)
 
     async def attempt() -> None:
-        async with DaskGames(f"tcp://127.0.0.1:{port}", connect_seconds=1):
-            pass
+        async with DaskGames(f"tcp://127.0.0.1:{port}", connect_seconds=1) as games:
+            runner.remote = games
+            with TournamentStore.open(config.database) as store:
+                await runner.run(store, handle_signals=False)
 
     with pytest.raises(RunError, match=rf"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}"):
         asyncio.run(attempt())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,27 @@ def test_without_a_scheduler_the_run_needs_no_dask(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "finished: 1/1 games" in done.stdout
+
+
+def arbiter(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "arbiter.cli", "run", str(tmp_path / "tournament.toml"), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+
+
+def test_a_finished_event_shows_its_result_without_reaching_the_scheduler(tmp_path: Path) -> None:
+    (tmp_path / "tournament.toml").write_text(EVENT.format(extra="[adjudication]\nmax_plies = 40"))
+    assert arbiter(tmp_path).returncode == 0
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # nothing listens there once closed
+    done = arbiter(tmp_path, "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "is already finished" in done.stdout and "cannot reach" not in done.stderr
+
+
+def test_an_unknown_address_scheme_is_told_without_dask_warnings(tmp_path: Path) -> None:
+    (tmp_path / "tournament.toml").write_text(EVENT.format(extra=""))
+    done = arbiter(tmp_path, "--scheduler", "foo://sched:8786")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "cannot reach the Dask scheduler at foo://sched:8786: unknown address scheme 'foo'" in done.stderr
+    assert "Warning" not in done.stderr, done.stderr
