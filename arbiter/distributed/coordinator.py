@@ -392,6 +392,8 @@ def task_prefix(store: RunStore, tournament_id: int) -> str:
 
 
 def _at_a_time(roster: WorkerRoster) -> str:
+    if not roster.workers:
+        return "no worker is left: the run waits for one to join (Ctrl-C stops it)"
     games = roster.seats() - len(roster.workers)
     return f"{games} game(s) at a time on {len(roster.workers)} worker(s), one more waiting for each"
 

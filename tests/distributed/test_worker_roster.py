@@ -132,3 +132,18 @@ def test_a_failure_stops_the_run_through_one_game_and_hands_out_no_more() -> Non
             assert roster.in_flight() == 2, "no game was handed out after the failure"
 
     asyncio.run(scenario())
+
+
+def test_when_every_worker_has_left_the_run_says_it_waits_for_one_to_join() -> None:
+    from arbiter.distributed.coordinator import _at_a_time
+
+    async def scenario() -> tuple[str, str]:
+        roster = WorkerRoster()
+        await roster.admit([checked("tcp://h:1")])
+        present = _at_a_time(roster)
+        await roster.remove(["tcp://h:1"])
+        return present, _at_a_time(roster)
+
+    present, gone = asyncio.run(scenario())
+    assert present == "2 game(s) at a time on 1 worker(s), one more waiting for each"
+    assert gone == "no worker is left: the run waits for one to join (Ctrl-C stops it)"
