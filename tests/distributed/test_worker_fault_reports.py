@@ -10,12 +10,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from event_orders import event_orders
 
-from arbiter.distributed.coordinator import engine_orders
-from arbiter.distributed.orders import GameOrder, WorkerName
+from arbiter.distributed.orders import WorkerName
 from arbiter.distributed.worker import EngineHost
-from arbiter.tournament.config import load_tournament
-from arbiter.tournament.plan import plan_tournament
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 # stderr_flood.py writes 2 MiB to stderr before it reads its first command: far past this limit.
@@ -37,20 +35,6 @@ stderr_limit_bytes = 65536
 """
 
 
-def orders(tmp_path: Path, event: str = EVENT) -> list[GameOrder]:
-    path = tmp_path / "tournament.toml"
-    path.write_text(event, encoding="utf-8")
-    config, engines = load_tournament(path)
-    plan = plan_tournament(config)
-    by_name = engine_orders(config, engines)
-    return [
-        GameOrder.of(
-            str(game.key), plan.setup_for(game), by_name[game.white], by_name[game.black], reuse_engines=True
-        )
-        for game in plan.schedule.games
-    ]
-
-
 def test_a_fault_met_while_the_engine_started_goes_back_with_its_game_and_the_engine_is_started_afresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -58,7 +42,7 @@ def test_a_fault_met_while_the_engine_started_goes_back_with_its_game_and_the_en
     host = EngineHost()
     worker = WorkerName(address="(test)", name="test", host="localhost")
     try:
-        for order in orders(tmp_path):
+        for order in event_orders(tmp_path, EVENT, reuse_engines=True):
             answer = host.submit(host.play(order, worker)).result(timeout=60)
             assert answer.record is not None, answer
             floods = [n for n in answer.events if n.engine == "chatty" and "stderr_flood" in n.message]
@@ -77,7 +61,9 @@ def test_a_fault_met_while_the_engine_ended_after_its_game_goes_back_with_that_g
     host = EngineHost()
     worker = WorkerName(address="(test)", name="test", host="localhost")
     try:
-        order = orders(tmp_path, event)[0].model_copy(update={"reuse_engines": False})
+        order = event_orders(tmp_path, event, reuse_engines=True)[0].model_copy(
+            update={"reuse_engines": False}
+        )
         answer = host.submit(host.play(order, worker)).result(timeout=60)
         assert answer.record is not None, answer
         kinds = [n.message.split(":")[0] for n in answer.events if n.engine == "chatty"]
@@ -94,7 +80,9 @@ def test_a_fault_met_while_an_idle_engine_is_ended_is_in_the_workers_log(
     host = EngineHost()
     worker = WorkerName(address="(test)", name="test", host="localhost")
     try:
-        answer = host.submit(host.play(orders(tmp_path, event)[0], worker)).result(timeout=60)
+        answer = host.submit(host.play(event_orders(tmp_path, event, reuse_engines=True)[0], worker)).result(
+            timeout=60
+        )
         assert answer.record is not None and not answer.events, answer
         with caplog.at_level(logging.WARNING, logger="arbiter.distributed"):
             host.submit(host._quit_idle(0.0)).result(timeout=30)  # as the sweep ends an idle engine

@@ -7,12 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from arbiter.distributed.coordinator import engine_orders
-from arbiter.distributed.orders import GameOrder, WorkerName
+from event_orders import event_orders
+
+from arbiter.distributed.orders import WorkerName
 from arbiter.distributed.worker import EngineHost
 from arbiter.engines import EngineClient, EngineConfig
-from arbiter.tournament.config import load_tournament
-from arbiter.tournament.plan import plan_tournament
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 BUDGET = 200_000
@@ -47,22 +46,8 @@ def engine_text(log: Path) -> int:
     return kept
 
 
-def orders(tmp_path: Path) -> list[GameOrder]:
-    path = tmp_path / "tournament.toml"
-    path.write_text(EVENT, encoding="utf-8")
-    config, engines = load_tournament(path)
-    plan = plan_tournament(config)
-    by_name = engine_orders(config, engines)
-    return [
-        GameOrder.of(
-            str(game.key), plan.setup_for(game), by_name[game.white], by_name[game.black], reuse_engines=False
-        )
-        for game in plan.schedule.games
-    ]
-
-
 def test_a_worker_keeps_one_budget_of_an_engine_s_stderr_per_event(tmp_path: Path) -> None:
-    games = orders(tmp_path)
+    games = event_orders(tmp_path, EVENT, reuse_engines=False)
     other_event = games[0].model_copy(update={"tags": {**games[0].tags, "Event": "another event"}})
     host = EngineHost()
     logs: dict[str, list[Path]] = {"chatty event": [], "another event": []}
