@@ -5,34 +5,17 @@ run stores them and starts the engine afresh."""
 from __future__ import annotations
 
 import logging
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
-from event_orders import event_orders
+from event_orders import chatty_event, event_orders
 
 from arbiter.distributed.orders import WorkerName
 from arbiter.distributed.worker import EngineHost
 
-ENGINES = Path(__file__).resolve().parents[1] / "engines"
 # stderr_flood.py writes 2 MiB to stderr before it reads its first command: far past this limit.
-EVENT = f"""name = "chatty event"
-database = "event.sqlite"
-variant = "english"
-time_control = "depth=1"
-games_per_encounter = 3
-reuse_engines = true
-[adjudication]
-max_plies = 8
-[[engines]]
-name = "quiet"
-command = ["{sys.executable}", "{ENGINES / "instant_hub.py"}"]
-[[engines]]
-name = "chatty"
-command = ["{sys.executable}", "{ENGINES / "stderr_flood.py"}"]
-stderr_limit_bytes = 65536
-"""
+EVENT = chatty_event(games=3, reuse_engines=True, max_plies=8, chatty_settings="stderr_limit_bytes = 65536")
 
 
 def test_a_fault_met_while_the_engine_started_goes_back_with_its_game_and_the_engine_is_started_afresh(

@@ -4,36 +4,23 @@ and another event's games get a budget of their own."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from event_orders import event_orders
+from event_orders import chatty_event, event_orders
 
 from arbiter.distributed.orders import WorkerName
 from arbiter.distributed.worker import EngineHost
 from arbiter.engines import EngineClient, EngineConfig
 
-ENGINES = Path(__file__).resolve().parents[1] / "engines"
 BUDGET = 200_000
 PROCESS_LIMIT = 64 * 1024
 DEBUG_LINE = b"debug: evaluating a very interesting position in great detail\n"  # all stderr_flood.py writes
-EVENT = f"""name = "chatty event"
-database = "event.sqlite"
-variant = "english"
-time_control = "depth=1"
-games_per_encounter = 6
-reuse_engines = false
-[adjudication]
-max_plies = 12
-[[engines]]
-name = "quiet"
-command = ["{sys.executable}", "{ENGINES / "instant_hub.py"}"]
-[[engines]]
-name = "chatty"
-command = ["{sys.executable}", "{ENGINES / "stderr_flood.py"}"]
-stderr_limit_bytes = {PROCESS_LIMIT}
-stderr_event_limit_bytes = {BUDGET}
-"""
+EVENT = chatty_event(
+    games=6,
+    reuse_engines=False,
+    max_plies=12,
+    chatty_settings=f"stderr_limit_bytes = {PROCESS_LIMIT}\nstderr_event_limit_bytes = {BUDGET}",
+)
 
 
 def engine_text(log: Path) -> int:

@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 from rules_scripted import game_from, play, play_quiet_king_moves
 
-from arbiter.rules import Color, EndReason
+from arbiter.rules import Color, EndReason, Game
+
+
+def assert_drawn_by_count_at(game: Game, rule: str, ply: int) -> None:
+    """Quiet king moves up to ``ply``: the game goes on until then, and ``rule`` ends it there."""
+    play_quiet_king_moves(game, ply - 1 - game.ply)
+    assert game.end is None
+    play_quiet_king_moves(game, 1)
+    assert game.end is not None
+    assert game.end.rule == rule
+    assert game.end.ply == ply
 
 
 def test_no_legal_move_loses() -> None:
@@ -78,32 +88,17 @@ def test_a_man_move_resets_the_forty_move_count() -> None:
 
 def test_international_twenty_five_move_rule_draws_after_fifty_king_plies() -> None:
     game = game_from("international", "W:WK46,K50:BK1,K5")
-    play_quiet_king_moves(game, 49)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert game.end is not None
-    assert game.end.rule == "25-move rule"
-    assert game.end.ply == 50
+    assert_drawn_by_count_at(game, "25-move rule", 50)
 
 
 def test_international_sixteen_move_rule_three_kings_against_one() -> None:
     game = game_from("international", "W:WK42,K4,K11:BK8")
-    play_quiet_king_moves(game, 31)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert game.end is not None
-    assert game.end.rule == "16-move rule"
-    assert game.end.ply == 32
+    assert_drawn_by_count_at(game, "16-move rule", 32)
 
 
 def test_international_five_move_rule_two_kings_against_one() -> None:
     game = game_from("international", "W:WK24,K31:BK16")
-    play_quiet_king_moves(game, 9)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert game.end is not None
-    assert game.end.rule == "5-move rule"
-    assert game.end.ply == 10
+    assert_drawn_by_count_at(game, "5-move rule", 10)
 
 
 @pytest.mark.parametrize(
@@ -120,12 +115,7 @@ def test_killer_plays_out_the_endgames_international_draws_by_count(
     assert international.end is not None and international.end.rule == international_rule
     game = game_from("killer", fen)
     assert {c.rule for c in game.counters()} == {"threefold repetition", "25-move rule"}
-    play_quiet_king_moves(game, 49)
-    assert game.end is None
-    play_quiet_king_moves(game, 1)
-    assert game.end is not None
-    assert game.end.rule == "25-move rule"
-    assert game.end.ply == 50
+    assert_drawn_by_count_at(game, "25-move rule", 50)
 
 
 def test_material_count_starts_when_the_situation_arises() -> None:
