@@ -1,8 +1,10 @@
 """The C test engine (tests/engines/cb_engine.c) built as shared libraries with the system compiler,
-once per test session, engine configurations for them, and one search of a build."""
+once per test session, engine configurations for them, one search of a build, and one game of two."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,6 +13,11 @@ from typing import Any
 import pytest
 
 from arbiter.engines import EngineClient, EngineConfig, EngineFault, MoveTime, Timeouts, create_engine
+from arbiter.referee.record import GameRecord
+from arbiter.referee.session import play_game_from_configs
+from arbiter.referee.settings import RefereeRules
+from arbiter.referee.setup import GameSetup
+from arbiter.referee.timecontrol import parse_time_control
 
 ENGLISH_START = "B" + "b" * 12 + "e" * 8 + "w" * 12
 
@@ -20,8 +27,10 @@ SOURCE = Path(__file__).resolve().parents[1] / "engines" / "cb_engine.c"
 BUILDS = {
     "english": [],
     "russian": ["-DRUSSIAN"],
-    "crash": ["-DCB_CRASH"],
-    "hang": ["-DCB_HANG"],
+    "crash": ["-DCB_CRASH=2"],  # in the first search, after the adapter's warm-up
+    "crash_at_set_up": ["-DCB_CRASH=1"],
+    "hang": ["-DCB_HANG=2"],
+    "slow_first": ["-DCB_SLOW_FIRST=1.5"],
     "illegal": ["-DCB_ILLEGAL"],
     "printf": ["-DCB_PRINTF"],
     "ignore_playnow": ["-DCB_IGNORE_PLAYNOW"],
@@ -101,3 +110,19 @@ def left_behind(pgid: int) -> list[str]:
         if int(fields[2]) == pgid:
             found.append(text[: text.rfind(")") + 1])
     return found
+
+
+def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> GameRecord:
+    """One English game between two libraries, with nothing of either left behind after it."""
+    setup = GameSetup("english", parse_time_control(control), rules=RefereeRules(max_plies=120))
+    record = asyncio.run(
+        play_game_from_configs(
+            setup, cb_config(white, name="white"), cb_config(black, name="black"), log_dir=log_dir
+        )
+    )
+    # Each engine's log starts with the pid it was started as: nothing of either may be left.
+    pids = [
+        int(pid) for log in log_dir.glob("*.log") for pid in re.findall(r"started pid (\d+)", log.read_text())
+    ]
+    assert len(pids) == 2 and not any(left_behind(pid) for pid in pids)
+    return record

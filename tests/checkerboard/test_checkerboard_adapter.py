@@ -52,7 +52,8 @@ def test_the_engine_is_told_reset_then_exact_time_then_fischer_fields(
         await engine.quit()
 
     asyncio.run(scenario())
-    first, second, third = getmove_calls(log)
+    warm_up, first, second, third = getmove_calls(log)
+    assert warm_up[1] == 1 | 2, "the warm-up before the first game: reset + exact time"
     assert first[1] == 1 | 2 and first[0] == pytest.approx(0.5 - reserve(0.5), abs=1e-3), "reset + exact time"
     assert second[1] == 1 << 2 and second[2] == 10000 << 16 | 1000, "incremental, in milliseconds"
     assert third[1] == 2 and third[0] == pytest.approx((40 - reserve(40)) / 20, abs=1e-3), "a time per move"
@@ -73,7 +74,7 @@ def test_game_history_is_sent_from_the_last_man_move_with_the_king_moves_since(
         await engine.quit()
 
     asyncio.run(scenario())
-    [history] = re.findall(r"gamehist (.*)", log.read_text())
+    *_warm_up, history = re.findall(r"gamehist (.*)", log.read_text())
     assert history == "W:WK29,32:BK3,16 29-25 3-7 25-29"
 
 
@@ -91,7 +92,7 @@ def test_an_engine_that_does_not_handle_game_history_is_asked_once(
 
     asyncio.run(scenario())
     assert log.read_text().count("gamehist refused") == 1
-    assert len(getmove_calls(log)) == 3
+    assert len(getmove_calls(log)) == 1 + 3, "the warm-up and the three searches"
 
 
 def test_the_watchdog_sets_playnow_before_the_move_would_be_late(cb_library: Library, tmp_path: Path) -> None:
@@ -244,5 +245,5 @@ def test_a_long_game_history_is_sent_whole(cb_library: Library, tmp_path: Path) 
         await engine.quit()
 
     asyncio.run(scenario())
-    [history] = re.findall(r"gamehist (.*)", log.read_text())
+    *_warm_up, history = re.findall(r"gamehist (.*)", log.read_text())
     assert history == "B:WK29,32:BK3,12 " + " ".join(shuffle)

@@ -4,7 +4,6 @@ game, with its named fault, and leaves no process behind."""
 from __future__ import annotations
 
 import asyncio
-import re
 import resource
 import subprocess
 import sys
@@ -12,14 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from checkerboard_builds import ENGLISH_START, cb_config, left_behind, search_once
+from checkerboard_builds import ENGLISH_START, cb_config, english_game, left_behind, search_once
 
 from arbiter.engines import EngineFault, MoveTime, create_engine
-from arbiter.referee.record import GameRecord, Termination, Winner
-from arbiter.referee.session import play_game_from_configs
-from arbiter.referee.settings import RefereeRules
-from arbiter.referee.setup import GameSetup
-from arbiter.referee.timecontrol import parse_time_control
+from arbiter.referee.record import Termination, Winner
 
 Library = Callable[[str], Path]
 
@@ -84,21 +79,6 @@ def test_a_windows_dll_under_another_name_is_told_to_be_named_dll(tmp_path: Path
     assert engine.faults[0].kind == "startup_exit"
     assert "it is a Windows DLL: name it NAME.dll to run it under Wine" in engine.faults[0].message
     assert not left_behind(engine.pid)
-
-
-def english_game(white: Path, black: Path, log_dir: Path, control: str = "st=0.2") -> GameRecord:
-    setup = GameSetup("english", parse_time_control(control), rules=RefereeRules(max_plies=120))
-    record = asyncio.run(
-        play_game_from_configs(
-            setup, cb_config(white, name="white"), cb_config(black, name="black"), log_dir=log_dir
-        )
-    )
-    # Each engine's log starts with the pid it was started as: nothing of either may be left.
-    pids = [
-        int(pid) for log in log_dir.glob("*.log") for pid in re.findall(r"started pid (\d+)", log.read_text())
-    ]
-    assert len(pids) == 2 and not any(left_behind(pid) for pid in pids)
-    return record
 
 
 @pytest.mark.parametrize(

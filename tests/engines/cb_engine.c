@@ -3,8 +3,12 @@
  * (the default) or Russian (-DRUSSIAN).
  *
  * Misbehaving builds, one macro each:
- *   -DCB_CRASH            segmentation fault in getmove
- *   -DCB_HANG             getmove never returns
+ *   -DCB_CRASH=N          segmentation fault in getmove, from its Nth call on (the arbiter's adapter makes
+ *                         the first call itself, a warm-up before the first game: N=2 crashes in the
+ *                         first search of a game, N=1 while the engine sets itself up)
+ *   -DCB_HANG=N           getmove never returns, from its Nth call on
+ *   -DCB_SLOW_FIRST=S     the first getmove waits S seconds before it searches, as engines that load
+ *                         their book or endgame databases in their first getmove do
  *   -DCB_ILLEGAL          hands back a board no legal move leads to
  *   -DCB_PRINTF           prints its search to stdout, as some engines do
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
@@ -78,6 +82,7 @@ typedef struct {
 #define MAXMOVES 128
 
 static int think = 0;
+static int getmove_calls = 0;
 static int hashsize = 16;
 static unsigned int seed = 12345;
 
@@ -254,11 +259,20 @@ CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str
                             int info, int moreinfo, struct CBmove *move) {
     fprintf(stderr, "getmove color=%d maxtime=%.4f info=%d moreinfo=%d\n", color, maxtime, info, moreinfo);
     fflush(stderr);
+    getmove_calls++;
+#ifdef CB_SLOW_FIRST
+    if (getmove_calls == 1) {
+        wait_for(CB_SLOW_FIRST, playnow, 0);
+        fprintf(stderr, "set up in %.1f s\n", (double)CB_SLOW_FIRST);
+        fflush(stderr);
+    }
+#endif
 #ifdef CB_DEEP_STACK
     fprintf(stderr, "deep frame %d\n", deep_frame());
     fflush(stderr);
 #endif
 #ifdef CB_CRASH
+    if (getmove_calls >= CB_CRASH) {
 #ifdef _WIN32
     /* raise() only exits on Windows: a real access violation, through a pointer the compiler cannot know */
     static int *volatile nowhere = NULL;
@@ -266,9 +280,11 @@ CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str
 #else
     raise(SIGSEGV);
 #endif
+    }
 #endif
 #ifdef CB_HANG
-    for (;;) sleep(1);
+    if (getmove_calls >= CB_HANG)
+        for (;;) sleep(1);
 #endif
 #ifdef CB_PRINTF
     printf("searching: depth 1 nodes 1 - this text must never reach the arbiter's protocol\n");

@@ -1,13 +1,21 @@
 """The CheckerBoard adapter: one CheckerBoard engine library behind a Hub engine's stdin and stdout.
 
-    python -m arbiter.engines.checkerboard.adapter --library PATH [--param NAME ...]
+    python -m arbiter.engines.checkerboard.adapter --library PATH [--param NAME ...] [--warm-up-limit S]
 
 The arbiter starts this program as the engine's child process (``protocol = "checkerboard"``), so the
 library runs outside the arbiter and the Hub client, referee, clocks, faults and logs are the usual
 ones. getmove runs on a worker thread: `ping` is answered and `stop` (or the watchdog) sets
-``*playnow`` while the engine thinks. Before the library is loaded the protocol stream is moved to a
-private descriptor and descriptor 1 is pointed at stderr (the engine's log), so whatever the library
-prints can never be read as protocol.
+``*playnow`` while the engine thinks.
+
+Engines written for CheckerBoard set themselves up in their first getmove (Cake and GuiNN load their
+book and endgame databases there), which would put that time on the first move of the first game. So
+`init` runs one short getmove of the start position before `ready` is answered, off every clock (a
+warm-up, its move thrown away); the next getmove is told a new game as usual. `ready` is answered when
+the warm-up ends or after ``--warm-up-limit`` seconds, whichever comes first: a set-up longer than
+that goes on, and the first search waits for it, as it would without the warm-up.
+
+Before the library is loaded the protocol stream is moved to a private descriptor and descriptor 1 is
+pointed at stderr (the engine's log), so whatever the library prints can never be read as protocol.
 
 This program reads the rules core to turn positions into boards and boards back into moves; the
 referee still checks every move itself.
@@ -53,6 +61,8 @@ KNOWN_OPTIONS = (
     "allscores",
     "solve",
 )
+# The warm-up's move time: the engine only has to set itself up, not to find a good move.
+WARM_UP_MOVE_TIME = "0.1"
 _NOT_PARAMS = frozenset({"variant", "gamehist", "gametype", "protocolversion", "movelist"})
 _TEXT_LIMIT = 300
 
@@ -118,6 +128,7 @@ class _Search:
     level: dict[str, str]
     level_flags: frozenset[str]
     received: float  # monotonic time `go` was read
+    warm_up: bool = False  # the adapter's own getmove before the first game: no answer is written
     stop: bool = False
     finished: threading.Event = field(default_factory=threading.Event)
 
@@ -126,9 +137,15 @@ class Adapter:
     """Hub on one side, one CheckerBoard library on the other."""
 
     def __init__(
-        self, library: CheckerBoardLibrary, out: Output, library_path: Path, param_names: Sequence[str] = ()
+        self,
+        library: CheckerBoardLibrary,
+        out: Output,
+        library_path: Path,
+        param_names: Sequence[str] = (),
+        warm_up_limit: float = 0.0,
     ) -> None:
         self.library = library
+        self.warm_up_limit = warm_up_limit  # 0: `ready` at once, no warm-up
         self.out = out
         self.library_path = library_path
         self.param_names = [name for name in dict.fromkeys((*KNOWN_OPTIONS, *param_names))]
@@ -175,6 +192,7 @@ class Adapter:
         elif command == "set-param":
             self._set_param(fields.get("name", ""), fields.get("value", ""))
         elif command == "init":
+            self._warm_up()
             self.out.line("ready")
         elif command == "new-game":
             self.reset = True
@@ -243,8 +261,23 @@ class Adapter:
         now_said = f"'get {name}' answers {clean(now)!r}" if answered else f"it does not answer 'get {name}'"
         self._error(f"the engine did not take 'set {name} {text}': {now_said}{said}")
 
+    def _warm_up(self) -> None:
+        """One getmove of the start position, waited for up to the warm-up limit (see the module's text)."""
+        if self.warm_up_limit <= 0 or self._search is not None:
+            return
+        level = {"move-time": WARM_UP_MOVE_TIME}
+        search = _Search("", [], level, frozenset(), time.monotonic(), warm_up=True)
+        self._search = search
+        self._jobs.put(search)
+        if not search.finished.wait(self.warm_up_limit):
+            self._note(
+                f"the engine's first getmove (its set-up) is still running after {self.warm_up_limit:g} s: "
+                "ready is answered now and the first search waits for it"
+            )
+
     def _go(self) -> None:
-        if self._search is not None and not self._search.finished.is_set():
+        running = self._search
+        if running is not None and not running.finished.is_set() and not running.warm_up:
             self._error("go while a search is running; ignored")
             return
         moves = self._position.get("moves", "").split()
@@ -275,11 +308,19 @@ class Adapter:
     def _error(self, message: str) -> None:
         self.out.line("error", {"message": clean(message, 1000)})
 
+    @staticmethod
+    def _note(message: str) -> None:
+        """A line in the engine's log (this process's stderr), not in the protocol."""
+        print(f"checkerboard adapter: {message}", file=sys.stderr, flush=True)
+
     # -- the worker's side: one getmove at a time --------------------------------------------------
 
     def _work(self) -> None:
         while True:
             search = self._jobs.get()
+            if search.warm_up:
+                self._run_warm_up(search)
+                continue
             answer: list[tuple[str, dict[str, str]]] = [("done", {})]
             try:
                 answer = self._run(search)
@@ -292,13 +333,28 @@ class Adapter:
                 for command, fields in answer:
                     self.out.line(command, fields)
 
+    def _run_warm_up(self, search: _Search) -> None:
+        began = time.monotonic()
+        try:
+            self._run(search)
+        except Exception as error:  # the first real search will meet the same trouble and report it
+            self._note(f"the warm-up getmove failed: {type(error).__name__}: {error}")
+        else:
+            took = time.monotonic() - began
+            self._note(f"first getmove (the engine's set-up, off the clock): {took:.3f} s")
+        finally:
+            self.reset = True  # the first game's first getmove is told a new game all the same
+            search.finished.set()
+
     def _run(self, search: _Search) -> list[tuple[str, dict[str, str]]]:
-        """The lines that end the search: `info` and `done`."""
+        """The lines that end the search: `info` and `done` (none for the warm-up)."""
         if self.variant is None or self.cells is None:
             self._set_param("variant", variants_for(self.gametype)[0] if variants_for(self.gametype) else "")
         variant, cells = self.variant, self.cells
         if variant is None or cells is None:
             return [("done", {})]
+        if search.warm_up:
+            search.position = Position.start(variant).hub()
         try:
             replayed = replay(variant, search.position, search.moves, self._replayed)
             args = time_args(search.level, search.level_flags)
@@ -321,6 +377,8 @@ class Adapter:
             cells.board(position), cb_color(position.turn), args.maxtime, info, args.moreinfo
         )
         self._watchdog.disarm()
+        if search.warm_up:
+            return []
         decoded = decode(position, reply.board, reply.move, cells)
         details = {"claim": CLAIMS.get(reply.result, str(reply.result))}
         if clean(reply.text):
@@ -426,6 +484,14 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     parser.add_argument(
         "--param", action="append", default=[], help="an option to offer as a parameter (repeat)"
     )
+    parser.add_argument(
+        "--warm-up-limit",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="at init, run one getmove for the engine to set itself up, answering ready when it ends or "
+        "after SECONDS (default 0: no warm-up)",
+    )
     args = parser.parse_args(argv)
     # The processes the library starts that lose their parent (Wine's leave their session and their
     # launchers at once) come to this process, which reaps them as it ends (``_exit``). Handed to the
@@ -438,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> NoReturn:
     except LibraryError as error:
         print(f"checkerboard adapter: {error}", file=sys.stderr)
         _exit(None, 2)
-    adapter = Adapter(library, Output(protocol), path, args.param)
+    adapter = Adapter(library, Output(protocol), path, args.param, args.warm_up_limit)
     adapter.serve(sys.stdin.buffer.readline)
     # A getmove still running may hold the C library's stream locks: then its buffers are left as they are.
     # A library run in another process (a DLL under Wine) holds none here, and is always ended.

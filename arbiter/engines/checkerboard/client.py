@@ -16,6 +16,9 @@ from arbiter.engines.faults import EngineConfigError, StartFailed
 from arbiter.engines.hub import HubEngine
 
 ADAPTER_MODULE = "arbiter.engines.checkerboard.adapter"
+# The share of the ready timeout the adapter may spend on its warm-up getmove before answering `ready`:
+# the rest is left for the answer to arrive in time.
+WARM_UP_SHARE = 0.8
 
 
 def library_path(config: EngineConfig) -> Path:
@@ -29,8 +32,9 @@ def library_path(config: EngineConfig) -> Path:
 
 def adapter_command(config: EngineConfig) -> list[str]:
     """The adapter's command line for ``config`` (this Python; ``-P`` so that the engine's working
-    directory can never shadow a module)."""
+    directory can never shadow a module). The engine sets itself up in a warm-up getmove before `ready`."""
     command = [sys.executable, "-P", "-m", ADAPTER_MODULE, "--library", str(library_path(config))]
+    command += ["--warm-up-limit", f"{config.timeouts.ready * WARM_UP_SHARE:g}"]
     for name in config.params:
         command += ["--param", name]
     return command

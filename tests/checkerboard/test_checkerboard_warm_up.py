@@ -1,0 +1,72 @@
+"""The adapter's warm-up: a CheckerBoard engine sets itself up (book, endgame databases) in its first
+getmove, so the adapter makes that call before `ready`, off every clock, and the first game's first move
+is charged for its search only. Builds of tests/engines/cb_engine.c."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from checkerboard_builds import ENGLISH_START, cb_config, english_game
+
+from arbiter.engines import MoveTime, create_engine
+from arbiter.referee.record import Side, Termination, Winner
+
+Library = Callable[[str], Path]
+
+SET_UP_SECONDS = 1.5  # the slow_first build's wait in its first getmove
+
+
+def test_an_engine_that_sets_itself_up_in_its_first_getmove_does_it_before_the_game_off_the_clock(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    # 0.3 s a move: the 1.5 s set-up on the first move's clock would lose the game on time at once.
+    record = english_game(cb_library("slow_first"), cb_library("english"), tmp_path, control="st=0.3")
+    assert record.outcome is not None
+    assert record.outcome.termination is not Termination.TIME_FORFEIT, record.outcome.reason
+    first = next(move for move in record.moves if move.side is Side.WHITE)
+    assert first.elapsed is not None and first.elapsed < SET_UP_SECONDS / 2
+    [white_log] = [log for log in tmp_path.glob("*.log") if "set up in" in log.read_text()]
+    logged = white_log.read_text()
+    assert re.search(r"first getmove \(the engine's set-up, off the clock\): 1\.\d+ s", logged)
+    assert logged.index("set up in") < logged.index("getmove color=", logged.index("off the clock"))
+
+
+def test_a_set_up_longer_than_the_warm_up_limit_answers_ready_and_the_first_search_waits_for_it(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    """No engine fails to start because of the warm-up: past its limit (a share of the ready timeout)
+    `ready` is answered and the set-up goes on, charged to the first search as it would be without it."""
+    log = tmp_path / "e.log"
+
+    async def scenario() -> float:
+        config = cb_config(cb_library("slow_first"), timeouts={"ready": 1.0})
+        engine = create_engine(config, stderr_log=log)
+        await engine.open("english")
+        result = await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=5)
+        await engine.quit()
+        assert engine.faults == []
+        return result.elapsed
+
+    elapsed = asyncio.run(scenario())
+    assert elapsed > 0.3, "the search waited for the rest of the set-up"
+    assert "still running after 0.8 s: ready is answered now" in log.read_text()
+
+
+def test_a_library_that_crashes_while_it_sets_itself_up_fails_at_start_naming_the_signal(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    record = english_game(cb_library("crash_at_set_up"), cb_library("english"), tmp_path)
+    assert record.outcome is not None and record.outcome.winner is Winner.BLACK
+    assert record.outcome.termination is Termination.START_FAILURE, record.outcome.reason
+    assert "failed to start" in record.outcome.reason and "SIGSEGV" in record.outcome.reason
+    assert record.moves == []
+
+
+def test_the_warm_up_limit_is_a_share_of_the_ready_timeout(cb_library: Library) -> None:
+    from arbiter.engines.checkerboard.client import adapter_command
+
+    command = adapter_command(cb_config(cb_library("english"), timeouts={"ready": 30.0}))
+    assert command[command.index("--warm-up-limit") + 1] == "24"
