@@ -160,6 +160,8 @@ class DxpEngine(EngineClient):
         self._search: DxpSearch | None = None
         self._last_move_at = time.monotonic()
         self._engine_moves_first = False  # in the game being requested
+        self._requested_at = 0.0  # when the game request was written
+        self._accepted_at: float | None = None  # the acceptance's arrival, while the first move is awaited
         self._engine_to_move = False
 
     # -- start-up -----------------------------------------------------------------------------------
@@ -326,7 +328,10 @@ class DxpEngine(EngineClient):
         self._engine_moves_first = engine_side == position[0]
         # The game exists from the request on: the engine's first move may come right behind its `A`.
         self._game = _Game(position, engine_side)
-        self._send(GameRequest(settings.initiator_name, colour, minutes, moves, dxp_position))
+        self._accepted_at = None
+        self._requested_at = self._send(
+            GameRequest(settings.initiator_name, colour, minutes, moves, dxp_position)
+        )
         timeout = self.config.timeouts.ready
         deadline = time.monotonic() + timeout
         answer = await self._inbox.get(deadline)
@@ -500,6 +505,11 @@ class DxpEngine(EngineClient):
         if isinstance(message, Move | GameEnd) and search is not None and self._engine_to_move:
             self._engine_to_move = False
             self._last_move_at = at
+            if self._accepted_at is not None and self._accepted_at == at:
+                # The acceptance and the first move came in one read, so they share its stamp and the
+                # engine's thinking between them is unknown: it is charged from the game request.
+                search._started = self._requested_at
+            self._accepted_at = None
             game = self._game
             if game is not None:
                 game.played += 1
@@ -519,6 +529,7 @@ class DxpEngine(EngineClient):
         elif isinstance(message, GameAccept):
             if message.code == ACCEPTED and self._engine_moves_first:
                 self._engine_to_move = True  # it may move at once, before the accepting call resumes
+                self._accepted_at = at
                 if search is not None:
                     search._started = at
             self._inbox.put(message)

@@ -66,10 +66,14 @@ class Follower:
         self.colour = "W"
         self.to_move = "W"
         self.ended = False
+        self.held: list[bytes] | None = None  # messages kept back to leave in one write
         self.record = open(options.record, "a") if options.record else None  # noqa: SIM115
 
     def send(self, data: bytes) -> None:
-        self.connection.sendall(data)
+        if self.held is not None:
+            self.held.append(data)
+        else:
+            self.connection.sendall(data)
 
     def note(self, message: dict[str, object]) -> None:
         if self.record is not None:
@@ -105,13 +109,20 @@ class Follower:
             if self.options.refuse:
                 self.send(b"A" + self.options.name.ljust(32).encode() + b"2\0")
                 return True
-            self.send(b"A" + self.options.name.ljust(32).encode() + b"0\0")
             self.colour = str(message["follower_colour"])
             position = str(message["position"])
             self.to_move = "W" if message["start"] == "A" else position[0]
             self.played = 0
+            together = self.options.accept_with_first_move > 0 and self.to_move == self.colour
+            if together:  # it thinks first, then writes its acceptance and its move at once
+                time.sleep(self.options.accept_with_first_move)
+                self.held = []
+            self.send(b"A" + self.options.name.ljust(32).encode() + b"0\0")
             if self.to_move == self.colour:
                 self.play()
+            if self.held is not None:
+                held, self.held = self.held, None
+                self.send(b"".join(held))
         elif kind == "M":
             self.to_move = self.colour
             self.play()
@@ -192,6 +203,13 @@ def main() -> None:
         "for the first one's acknowledgement",
     )
     parser.add_argument("--ignore-stop", action="store_true", help="go on after a game end with stop code 1")
+    parser.add_argument(
+        "--accept-with-first-move",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="when it moves first, think SECONDS, then write its acceptance and its move in one write",
+    )
     parser.add_argument(
         "--stay-after-connection-end",
         action="store_true",

@@ -144,6 +144,25 @@ def test_a_first_move_sent_right_behind_the_acceptance_is_not_charged_the_delaye
     assert min(first_moves[1:]) < 0.02, first_moves
 
 
+def test_a_first_move_that_arrives_with_the_acceptance_is_charged_from_the_game_request(
+    tmp_path: Path,
+) -> None:
+    # Read together, the acceptance and the move share one stamp: charged from the acceptance, the move
+    # would cost nothing, whatever the engine thought before it wrote them (or after its acceptance, when
+    # a busy arbiter reads both at once).
+    config = dxp_config("engine_listens", "--moves", "32-28", "--accept-with-first-move", "0.3")
+
+    async def scenario() -> float:
+        engine = DxpEngine(config, stderr_log=tmp_path / "dxp.log")
+        await engine.open("international")
+        result = await engine.search(INTERNATIONAL_START, [], Clock(150, moves=40))
+        await engine.quit()
+        assert engine.faults == []
+        return result.elapsed
+
+    assert asyncio.run(scenario()) >= 0.3
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_quit_ends_the_connection_so_an_engine_that_ends_with_it_exits_by_itself(
     tmp_path: Path, mode: str
