@@ -2,8 +2,8 @@
 
 - 0: done.
 - 1: the command ran into trouble on the way (an engine that would not start, a damaged
-  or locked database, a file it could not write), or did part of its work (some games skipped, damage
-  found). Everything stored before stays stored.
+  or locked database, a file it could not write, a Dask cluster that failed under a run), or did part of
+  its work (some games skipped, damage found). Everything stored before stays stored.
 - 2: what was given is wrong (a flag, a configuration, a file that is not what the command reads, a
   tournament the database does not hold): nothing was done. Typer's own usage errors are 2 as well.
 - 130: stopped by Ctrl-C; the games played are kept.

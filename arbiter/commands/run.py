@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from rich.console import Console
 
 from arbiter.commands.engine_spec import CLOCK_KEYS, EngineSpec, command_line_engines, parse_each
-from arbiter.commands.exit_status import store_error_status
+from arbiter.commands.exit_status import FAILED, store_error_status
 from arbiter.commands.live_view import LiveView
 from arbiter.commands.output_files import why_folder_unwritable
 from arbiter.commands.run_extras import (
@@ -41,7 +41,7 @@ from arbiter.running.preflight import (
     crowding_warning,
     preflight_engines,
 )
-from arbiter.running.runner import RunError, RunSummary, TournamentRunner
+from arbiter.running.runner import RunError, RunFailed, RunSummary, TournamentRunner
 from arbiter.store import RunStore, StoreError, StoreMovedError
 from arbiter.store.run_lock import RunLock
 from arbiter.tournament.config import (
@@ -110,7 +110,8 @@ def run_command(
 
     Exit status: 0 when the event is over; 1 when it could not go on (an engine that fails its check
     before the games, games left whose engines could not be started, a damaged, locked or read-only
-    database, one that refused a write); 2 for a configuration error (an engine's settings or variant
+    database, one that refused a write, a Dask cluster that failed: its scheduler lost or out of reach,
+    no worker able to play); 2 for a configuration error (an engine's settings or variant
     included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
@@ -262,7 +263,8 @@ def match_command(
 
     Exit status: 0 when the match is over; 1 when it could not go on (an engine that fails its check
     before the games, games left whose engines could not be started, a damaged, locked or read-only
-    database, one that refused a write); 2 for a configuration error (an engine's settings or variant
+    database, one that refused a write, a Dask cluster that failed: its scheduler lost or out of reach,
+    no worker able to play); 2 for a configuration error (an engine's settings or variant
     included, a database file that is not an arbiter database); 130 when stopped.
     """
     try:
@@ -607,6 +609,11 @@ def _execute(
                 publisher = _start_publisher(runner, store, report_dir, tournament_id)
             with view:
                 summary = event_loop.run(_play(runner, store, config.scheduler))
+        except RunFailed as exc:
+            # The cluster the games are played on failed (its scheduler lost, say): the games stored are
+            # kept and the same command resumes; nothing given was wrong.
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(FAILED) from None
         except RunError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

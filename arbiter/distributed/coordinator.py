@@ -8,7 +8,8 @@ coordinator gets one answer per game and stores it once, in one transaction, as 
 
 While the run lasts the coordinator follows the scheduler's workers (``roster``): a worker that joins is
 checked like the first ones before any game may go to it, and the number of games in flight rises and
-falls with the workers present.
+falls with the workers present. A worker that fails its check, or cannot start an engine for a game, is
+turned away for the rest of the run: its games go to the others, and the event goes on without it.
 """
 
 from __future__ import annotations
@@ -19,13 +20,17 @@ import hashlib
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
+
+from pydantic import ValidationError
 
 from arbiter.distributed import require_distributed
 from arbiter.distributed.orders import (
     ORDER_FORMAT,
     EngineOrder,
+    EngineProblem,
     GameOrder,
     GameReturn,
     ProbeOrder,
@@ -38,7 +43,7 @@ from arbiter.distributed.worker import play_game_task, probe_task
 from arbiter.engines import EngineConfig
 from arbiter.referee.record import GameRecord
 from arbiter.referee.setup import GameSetup
-from arbiter.running.runner import RunError, RunSummary, TournamentRunner
+from arbiter.running.runner import RunError, RunFailed, RunSummary, TournamentRunner
 from arbiter.store import Event, EventKind, RunStore
 from arbiter.tournament.config import TournamentConfig, bundled_command
 from arbiter.tournament.schedule import PlannedGame
@@ -83,6 +88,10 @@ class DaskGames:
         self._task_prefix = "arbiter"
         self._variant = ""
         self.roster = WorkerRoster()
+        self._turned_away: set[str] = set()
+        """Addresses of the workers present that failed their check or could not start an engine: they
+        get no game in this run. A worker restarted (a new process, as a rule a new address) is checked
+        again."""
         self._watcher: asyncio.Task[None] | None = None
         self._runner: TournamentRunner | None = None
 
@@ -102,11 +111,14 @@ class DaskGames:
         try:
             # An unknown scheme is told here: Dask's client would say it too, but leave warnings behind.
             get_backend(parse_address(self.address)[0])
+        except ValueError as exc:
+            raise RunError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        try:
             self._client = await Client(  # type: ignore[no-untyped-call]
                 self.address, asynchronous=True, timeout=self.connect_seconds
             )
         except (OSError, TimeoutError, ValueError) as exc:
-            raise RunError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+            raise RunFailed(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
 
     async def __aexit__(
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
@@ -131,7 +143,8 @@ class DaskGames:
     # ------------------------------------------------------------------ RemoteGames
 
     async def preflight(self, runner: TournamentRunner, store: RunStore, tournament_id: int) -> None:
-        """Probe every engine on every worker that plays games; refuse the run if one cannot start one."""
+        """Probe every engine on every worker that plays games. The workers that fail are turned away and
+        the others play the event; the run is refused only when none passes."""
         await self._connect()
         config = runner.config
         self._engines = engine_orders(config, list(runner.engines.values()))
@@ -139,12 +152,18 @@ class DaskGames:
         self._task_prefix = task_prefix(store, tournament_id)
         self._variant = config.variant
         addresses = await self._game_workers()
-        reports, problems, absent = await self._probe(addresses)
-        if absent and not reports and not problems:
-            problems.append("every worker left before answering the preflight: " + ", ".join(sorted(absent)))
-        if problems:
-            headline = "the tournament cannot start on the Dask workers (no game was played or forfeited)"
-            raise RunError(_refusal(headline, problems))
+        reports, refused, absent = await self._probe(addresses)
+        if not reports:
+            problems = [f"{refusal.worker}: {problem}" for refusal in refused for problem in refusal.problems]
+            problems.extend(f"worker at {address} left before answering" for address in sorted(absent))
+            headline = (
+                "the tournament cannot start on the Dask workers: none of them can play its games "
+                "(no game was played or forfeited)"
+            )
+            # An engine that refuses the variant or a setting everywhere is the tournament's configuration
+            # (exit status 2, as in a local run); anything else is trouble with the workers (1).
+            configuration = bool(refused) and all(refusal.configuration for refusal in refused)
+            raise (RunError if configuration else RunFailed)(_refusal(headline, problems))
         for name in self._engines:
             for report in reports:
                 if name in report.identities:
@@ -157,6 +176,9 @@ class DaskGames:
         for address in sorted(absent):
             # A worker lost while it was being checked is dropped; the others play the event.
             runner.observer.message(f"worker at {address} left during the preflight; going on without it")
+        for refusal in refused:
+            self._turned_away.add(refusal.address)
+            runner.observer.message(_turned_away_text(refusal.worker, refusal.problems))
         runner.observer.message(
             f"playing on {len(reports)} Dask worker(s) of {self.address}, "
             f"{_at_a_time(self.roster)}: " + ", ".join(str(report.worker) for report in reports)
@@ -178,21 +200,23 @@ class DaskGames:
         ).model_dump_json()
         async with self.roster.flight() as flight:
             attempt = 1
-            while (answer := await self._answer(game, order, attempt, flight)) is None:
-                # Every worker that could take it left: hand it out again to the workers present.
-                await self.roster.rehome(flight)
-                attempt += 1
-                if self._runner is not None:
+            while True:
+                answer = await self._answer(game, order, attempt, flight)
+                if answer is not None:
+                    result = GameReturn.model_validate_json(answer)
+                    if result.problem is None:
+                        break
+                    # That worker cannot start an engine: a fault of its machine, never a forfeit. It is
+                    # turned away and the game, not begun, goes to the others.
+                    await self._turn_away(result.problem, game)
+                elif self._runner is not None and not flight.allowed & self._turned_away:
+                    # Every worker that could take it left: hand it out again to the workers present. (Of
+                    # a worker turned away, the message that turned it away said its games go to others.)
                     self._runner.observer.message(
                         f"game {game.key}: the workers it was given to left; given to others"
                     )
-        result = GameReturn.model_validate_json(answer)
-        if result.problem is not None:
-            raise RunError(
-                f"{result.problem.describe()} (game {game.key}); the game was not played and nothing was "
-                "forfeited: make the engine available on that worker (see docs/distributed.md) and run "
-                "again to resume"
-            )
+                await self.roster.rehome(flight)
+                attempt += 1
         if result.error is not None or result.record is None:
             raise RunError(f"{result.worker}: {result.error or 'no record came back'}")
         played_on = Event(EventKind.NOTE, f"played on {result.worker}")
@@ -233,39 +257,62 @@ class DaskGames:
             try:
                 return answer.result()
             except Exception as exc:
-                raise RunError(_task_failure(str(game.key), exc)) from None
+                raise RunFailed(_task_failure(str(game.key), exc)) from None
         answer.cancel()
         await self._cancel(future)
         if failure is not None:
-            raise RunError(failure)
+            raise RunFailed(failure)
         return None
 
     async def _cancel(self, future: Any) -> None:
         with contextlib.suppress(TimeoutError, OSError):
             await asyncio.wait_for(self.client.cancel([future]), CANCEL_SECONDS)
 
+    async def _turn_away(self, problem: EngineProblem, game: PlannedGame) -> None:
+        """A worker could not start an engine for a game: it gets no more games in this run, said once
+        however many of its games come back so."""
+        address = problem.worker.address
+        if address in self._turned_away:
+            return
+        self._turned_away.add(address)
+        await self.roster.remove([address])
+        if self._runner is not None:
+            self._runner.seats_changed()
+            text = _turned_away_text(str(problem.worker), [f"{problem.what()}, for game {game.key}"])
+            self._runner.observer.message(f"{text}; now {_at_a_time(self.roster)}")
+
     # ------------------------------------------------------------------ workers
 
-    async def _probe(self, addresses: Sequence[str]) -> tuple[list[ProbeReport], list[str], list[str]]:
-        """Run the preflight on these workers: their reports, the problems found, and the workers that
-        left before answering."""
+    async def _probe(self, addresses: Sequence[str]) -> tuple[list[ProbeReport], list[_Refusal], list[str]]:
+        """Run the preflight on these workers: the reports of those that passed, the workers that failed
+        and why, and the workers that left before answering."""
         order = ProbeOrder(variant=self._variant, engines=list(self._engines.values()))
         answers = await self.client.run(
             probe_task, order.model_dump_json(), workers=list(addresses), on_error="return"
         )
-        reports: list[ProbeReport] = []
-        problems: list[str] = []
+        passed: list[ProbeReport] = []
+        refused: list[_Refusal] = []
         absent: list[str] = []
         for address in addresses:
             answer = answers.get(address)
             if answer is None or (isinstance(answer, BaseException) and _worker_lost(answer)):
                 absent.append(address)  # it went away: dropped, not a reason to refuse the run
-            elif isinstance(answer, BaseException):
-                problems.append(f"worker at {address}: the preflight failed: {answer!r}")
+                continue
+            if isinstance(answer, BaseException):
+                refused.append(_Refusal.unanswered(address, f"the preflight failed: {answer!r}"))
+                continue
+            try:
+                report = ProbeReport.model_validate_json(answer)
+            except ValidationError:
+                what = "its answer to the preflight cannot be read: install the same arbiter on both"
+                refused.append(_Refusal.unanswered(address, what))
+                continue
+            refusal = _Refusal.of(report)
+            if refusal is None:
+                passed.append(report)
             else:
-                reports.append(ProbeReport.model_validate_json(answer))
-        problems.extend(_report_problems(reports))
-        return reports, problems, absent
+                refused.append(refusal)
+        return passed, refused, absent
 
     async def _watch(self, runner: TournamentRunner) -> None:
         """While the run lasts: check each worker that joins before it may get a game, let go of the
@@ -289,23 +336,20 @@ class DaskGames:
             for report in await self.roster.remove(set(self.roster.workers) - present):
                 observer.message(f"{report.worker} left; now {_at_a_time(self.roster)}")
             runner.seats_changed()
-            joined = sorted(present - set(self.roster.workers))
+            self._turned_away &= present  # one that left and comes back is a new start, checked again
+            joined = sorted(present - set(self.roster.workers) - self._turned_away)
             if not joined:
                 continue
             try:
-                reports, problems, _ = await self._probe(joined)
+                reports, refused, _ = await self._probe(joined)
             except Exception as exc:  # the scheduler went away while checking: the next round sees to it
                 observer.message(f"could not check the workers that joined: {type(exc).__name__}: {exc}")
                 continue
-            if problems:
-                await self.roster.fail(
-                    _refusal(
-                        "a worker that joined the Dask scheduler cannot play this tournament's games, so the "
-                        "run stopped (no game was forfeited; the games under way are played again on resume)",
-                        problems,
-                    )
-                )
-                return
+            for refusal in refused:
+                # Turned away, not a reason to stop: the workers that can play go on with the event.
+                self._turned_away.add(refusal.address)
+                text = _turned_away_text(refusal.worker, refusal.problems)
+                observer.message(f"{text}; now {_at_a_time(self.roster)}")
             await self.roster.admit(reports)
             runner.seats_changed()
             for report in reports:
@@ -327,12 +371,12 @@ class DaskGames:
                 return playing
             if time.monotonic() >= deadline:
                 if workers:
-                    raise RunError(
+                    raise RunFailed(
                         f"none of the {len(workers)} worker(s) of {self.address} offers the "
                         f"'{GAMES_RESOURCE}' resource: start them with "
                         f'dask worker {self.address} --resources "{GAMES_RESOURCE}=N" (N: games at once)'
                     )
-                raise RunError(
+                raise RunFailed(
                     f"no worker joined the Dask scheduler at {self.address} within "
                     f"{self.worker_wait_seconds:.0f} s: start one with "
                     f'dask worker {self.address} --resources "{GAMES_RESOURCE}=N"'
@@ -407,19 +451,45 @@ async def _result(future: Any) -> str:
     return answer
 
 
-def _report_problems(reports: list[ProbeReport]) -> list[str]:
-    problems: list[str] = []
-    ours = arbiter_version()
-    for report in reports:
-        if report.order_format != ORDER_FORMAT or report.arbiter_version != ours:
+@dataclass(frozen=True)
+class _Refusal:
+    """A worker that failed its check: where it is, its name as a user finds it, and what is wrong."""
+
+    address: str
+    worker: str
+    problems: list[str]
+    configuration: bool
+    """Every problem is an engine refusing the tournament's variant or a setting."""
+
+    @classmethod
+    def of(cls, report: ProbeReport) -> _Refusal | None:
+        """What is wrong on the worker that sent this report; None when nothing is."""
+        problems: list[str] = []
+        ours = arbiter_version()
+        other_version = report.order_format != ORDER_FORMAT or report.arbiter_version != ours
+        if other_version:
             problems.append(
-                f"{report.worker} runs arbiter {report.arbiter_version} "
-                f"(message format {report.order_format}); this coordinator runs {ours} "
-                f"(format {ORDER_FORMAT}): install the same arbiter on both"
+                f"it runs arbiter {report.arbiter_version} (message format {report.order_format}); this "
+                f"coordinator runs {ours} (format {ORDER_FORMAT}): install the same arbiter on both"
             )
-        problems.extend(problem.describe() for problem in report.problems)
+        problems.extend(problem.what() for problem in report.problems)
         problems.extend(report.config_errors)
-    return problems
+        if not problems:
+            return None
+        configuration = not other_version and not report.problems
+        return cls(report.worker.address, str(report.worker), problems, configuration)
+
+    @classmethod
+    def unanswered(cls, address: str, problem: str) -> _Refusal:
+        return cls(address, f"worker at {address}", [problem], configuration=False)
+
+
+def _turned_away_text(worker: str, problems: Sequence[str]) -> str:
+    return (
+        f"{worker} is turned away for this run: "
+        + "; ".join(problems)
+        + "; the other workers play its games (mend it, then restart it to have it checked again)"
+    )
 
 
 def _task_failure(game: str, exc: Exception) -> str:

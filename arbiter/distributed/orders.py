@@ -4,7 +4,8 @@ Every message is a pydantic model sent as its JSON text, never as pickled object
 coordinator then only need the same message format, and a record arrives exactly as it would be saved.
 A game order carries everything the worker needs to play one game (the engines' configurations, the
 variant, start position and opening, the time control and the referee's rules); a game return carries the
-record and the engines' faults, or a problem that must stop the run (an engine that would not start).
+record and the engines' faults, or a problem of the worker's (an engine it could not start), for which the
+coordinator turns that worker away and has the game played by another.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from arbiter.referee.setup import GameSetup
 from arbiter.referee.timecontrol import TimeControl, parse_time_control
 from arbiter.store import Event, EventKind
 
-ORDER_FORMAT = 1
+ORDER_FORMAT = 2
 """Raised whenever a message changes shape, so a worker of another format is refused by the preflight."""
 
 
@@ -118,14 +119,23 @@ class WorkerName(_Message):
 
 
 class EngineProblem(_Message):
-    """An engine that a worker could not use: its run must stop, and no game is forfeited for it."""
+    """An engine that a worker could not use, or (``engine`` None) the worker's engines file as a whole:
+    a fault of that worker's, for which no game is forfeited."""
 
     worker: WorkerName
-    engine: str
+    engine: str | None
     message: str
 
+    def what(self) -> str:
+        """The problem, without the worker's name (nor the engine's twice, when its message names it)."""
+        if self.engine is None:
+            return self.message
+        return (
+            f"cannot start engine {self.engine!r}: {self.message.removeprefix(f'engine {self.engine!r}: ')}"
+        )
+
     def describe(self) -> str:
-        return f"{self.worker} cannot start engine {self.engine!r}: {self.message}"
+        return f"{self.worker}: {self.what()}" if self.engine is None else f"{self.worker} {self.what()}"
 
 
 class EngineFaultNote(_Message):
@@ -172,7 +182,9 @@ class ProbeReport(_Message):
         default_factory=dict, description="engine name -> its identity as JSON (EngineIdentity)"
     )
     problems: list[EngineProblem] = Field(default_factory=list)
-    config_errors: list[str] = Field(default_factory=list)
+    config_errors: list[str] = Field(
+        default_factory=list, description="engines that refuse the tournament's variant or a setting"
+    )
 
 
 _IDENTITY = TypeAdapter(EngineIdentity)

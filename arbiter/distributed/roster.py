@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator, Iterable
 
 from arbiter.distributed.orders import ProbeReport
-from arbiter.running.runner import RunError
+from arbiter.running.runner import RunFailed
 
 
 class Flight:
@@ -80,12 +80,12 @@ class WorkerRoster:
 
     async def rehome(self, flight: Flight) -> None:
         """A stranded game is to be handed out again, to the checked workers present (waiting for one if
-        none is); ``RunError`` if the run must stop instead."""
+        none is); ``RunFailed`` if the run must stop instead."""
         async with self._changed:
             await self._changed.wait_for(lambda: bool(self.workers) or self.failure is not None)
         if self.failure is not None:
             self._failure_told = True
-            raise RunError(self.failure)
+            raise RunFailed(self.failure)
         flight.allowed = self.addresses()
         flight.alarm.clear()
 
@@ -96,7 +96,7 @@ class WorkerRoster:
             await self._changed.wait_for(self._seat_free_or_failure_untold)
             failure = self.take_failure()
             if failure is not None:
-                raise RunError(failure)
+                raise RunFailed(failure)
             flight = Flight(self.addresses())
             self._flights.append(flight)
         try:

@@ -227,9 +227,8 @@ class EngineHost:
         try:
             overrides = _overrides()
         except HostEngineError as exc:
-            problems = [
-                EngineProblem(worker=worker, engine=e.config.name, message=str(exc)) for e in order.engines
-            ]
+            # The file as a whole (unreadable, not TOML): said once, not once for each engine.
+            problems = [EngineProblem(worker=worker, engine=None, message=str(exc))]
             return _report(worker, games, identities, problems, config_errors)
         configs: dict[str, EngineConfig] = {}
         for engine_order in order.engines:
@@ -245,7 +244,7 @@ class EngineHost:
         )
         for name, outcome in zip(configs, outcomes, strict=True):
             if isinstance(outcome, EngineConfigError):
-                config_errors.append(f"{worker}: {outcome}")
+                config_errors.append(str(outcome))  # the coordinator names the worker
             elif isinstance(outcome, EngineFault):
                 problems.append(EngineProblem(worker=worker, engine=name, message=str(outcome)))
             elif isinstance(outcome, BaseException):

@@ -79,6 +79,12 @@ class RunError(Exception):
     """A tournament that cannot be run as configured (the message says why)."""
 
 
+class RunFailed(RunError):
+    """The run could not go on for a cause outside its configuration (the Dask cluster it plays on:
+    its scheduler lost, its workers dying or none able to play); the games stored are kept. Told
+    apart from a ``RunError`` by its exit status (1, not 2)."""
+
+
 class RunObserver(Protocol):
     """What a live view hears from the runner."""
 

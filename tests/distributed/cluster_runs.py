@@ -74,9 +74,35 @@ def arbiter_run(path: Path, *args: str) -> subprocess.Popen[str]:
     )
 
 
+def arbiter_run_logged(path: Path, log: Path, *args: str) -> subprocess.Popen[str]:
+    """The run with its output written to `log` as it goes, for a test to follow (`finish` then gives
+    no output: read the log)."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(
+            [*ARBITER, "run", str(path), *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=path.parent,
+        )
+
+
+def wait_for_output(run: subprocess.Popen[str], log: Path, text: str) -> None:
+    """Until the run's output (written to `log`) says `text`."""
+    wait_until(lambda: text in said(log.read_text(encoding="utf-8", errors="replace")), repr(text), run)
+
+
 def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     out, err = process.communicate(timeout=RUN_SECONDS)
     return process.returncode, out, err
+
+
+def assert_database_sound(database: Path) -> None:
+    """`arbiter db check` finds the database sound."""
+    done = subprocess.run(
+        [*ARBITER, "db", "check", str(database)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and "sound" in done.stdout, done.stdout + done.stderr
 
 
 @contextlib.contextmanager

@@ -6,7 +6,6 @@ import asyncio
 import os
 import signal
 import socket
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,7 +32,6 @@ from cluster_runs import (  # noqa: E402
 from dask_cluster import DaskCluster  # noqa: E402
 
 from arbiter.distributed.coordinator import DaskGames  # noqa: E402
-from arbiter.referee.record import Termination  # noqa: E402
 from arbiter.running.runner import RunError, TournamentRunner  # noqa: E402
 from arbiter.store import TournamentStore  # noqa: E402
 from arbiter.tournament.config import load_tournament  # noqa: E402
@@ -126,47 +124,6 @@ def test_a_coordinator_killed_and_restarted_resumes_like_a_local_run(
     assert code == 0, f"{out}\n{err}"
     assert f"resuming: {stored_before} of 20 games already played" in out.replace("\n", " ")
     assert_each_game_stored_once(database, out)
-
-
-def test_a_worker_missing_an_engine_stops_the_run_before_any_game(
-    tmp_path: Path, cluster: DaskCluster
-) -> None:
-    host_engines = tmp_path / "w2-engines.toml"
-    host_engines.write_text(
-        '[[engines]]\nname = "greedy"\ncommand = ["/nonexistent/greedy-engine"]\n', encoding="utf-8"
-    )
-    cluster.start_worker("w1")
-    cluster.start_worker("w2", env={"ARBITER_WORKER_ENGINES": str(host_engines)})
-    cluster.wait_for_workers(["w1", "w2"])
-    path = write(tmp_path, match("depth=2"))
-    code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address))
-    assert code == 2, f"{out}\n{err}"
-    message = err.replace("\n", " ")
-    assert (
-        "worker 'w2'" in message and "engine 'greedy'" in message and "/nonexistent/greedy-engine" in message
-    )
-    assert "'w1'" not in message, "only the worker that lacks the engine is named"
-    assert finished_count(tmp_path / "event.sqlite") == 0, "no game was played or forfeited"
-
-
-def test_an_engine_that_fails_to_start_for_a_game_stops_the_run_instead_of_forfeiting(
-    tmp_path: Path, cluster: DaskCluster
-) -> None:
-    cluster.start_worker("w1")
-    cluster.wait_for_workers(["w1"])
-    # It answers the preflight's handshake, then never says `ready` when a game begins.
-    command = f'["{sys.executable}", "{ENGINES / "never_ready.py"}"]'
-    text = match("depth=2").replace(
-        '[[engines]]\nname = "greedy"\nbundled = "greedy"\nparams = { seed = 7 }\n',
-        f'[[engines]]\nname = "stuck"\ncommand = {command}\ntimeouts = {{ ready = 1.0 }}\n',
-    )
-    path = write(tmp_path, text)
-    code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address))
-    assert code == 2, f"{out}\n{err}"
-    message = err.replace("\n", " ")
-    assert "worker 'w1'" in message and "engine 'stuck'" in message and "nothing was forfeited" in message
-    assert finished_count(tmp_path / "event.sqlite") == 0
-    assert Termination.START_FAILURE not in {g.termination for g in stored_games(tmp_path / "event.sqlite")}
 
 
 def test_workers_without_the_games_resource_are_named_as_the_reason_nothing_runs(

@@ -18,9 +18,7 @@ from cluster_runs import (  # noqa: E402
     client_of,
     engines_under,
     finish,
-    finished_count,
     match,
-    played_on,
     running,
     said,
     still_running,
@@ -31,8 +29,6 @@ from cluster_runs import (  # noqa: E402
     write,
 )
 from dask_cluster import DaskCluster  # noqa: E402
-
-from arbiter.referee.record import Termination  # noqa: E402
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 
@@ -59,35 +55,6 @@ def test_a_worker_that_joins_mid_run_is_checked_and_then_plays_games(
     workers = assert_each_game_stored_once(database, out)
     assert "w2" in workers.values(), f"the worker that joined played no game: {workers}"
     assert workers[stored_games(database)[0].key] == "w1"
-
-
-def test_a_worker_that_joins_without_an_engine_stops_the_run_before_it_gets_a_game(
-    tmp_path: Path, cluster: DaskCluster
-) -> None:
-    host_engines = tmp_path / "w2-engines.toml"
-    host_engines.write_text(
-        '[[engines]]\nname = "greedy"\ncommand = ["/nonexistent/greedy-engine"]\n', encoding="utf-8"
-    )
-    cluster.start_worker("w1")
-    cluster.wait_for_workers(["w1"])
-    path = write(tmp_path, match("st=0.2"))
-    database = tmp_path / "event.sqlite"
-    with running(arbiter_run(path, "--scheduler", cluster.address)) as run:
-        wait_for_games(run, database, 1)
-        cluster.start_worker("w2", env={"ARBITER_WORKER_ENGINES": str(host_engines)})
-        code, out, err = finish(run)
-    assert code == 2, f"{out}\n{err}"
-    message = said(err)
-    assert "a worker that joined the Dask scheduler cannot play this tournament's games" in message
-    assert (
-        "worker 'w2'" in message and "engine 'greedy'" in message and "/nonexistent/greedy-engine" in message
-    )
-    assert "'w1'" not in message, "only the worker that lacks the engine is named"
-    games = stored_games(database)
-    assert Termination.START_FAILURE not in {g.termination for g in games}, "no game was forfeited"
-    assert all(names == ["w1"] for names in played_on(database).values()), "w2 got no game"
-    assert 1 <= finished_count(database) < 20
-    assert any(not g.finished for g in games), "the games under way were kept as abandoned"
 
 
 def test_a_worker_process_killed_alone_leaves_no_engine_running(tmp_path: Path, cluster: DaskCluster) -> None:

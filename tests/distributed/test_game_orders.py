@@ -17,7 +17,7 @@ from cluster_runs import engines_under, still_running
 
 from arbiter.distributed.coordinator import engine_orders
 from arbiter.distributed.host_engines import OVERRIDES_VARIABLE, HostEngineError, host_config, read_overrides
-from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn, WorkerName
+from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn, ProbeOrder, WorkerName
 from arbiter.distributed.worker import EngineHost, play_game_task
 from arbiter.engines import EngineClient, EngineConfig, Timeouts
 from arbiter.referee.record import Winner
@@ -131,6 +131,29 @@ def test_a_bad_host_engines_file_names_the_file_and_the_key(
     path.write_text("[[engines]\n", encoding="utf-8")
     with pytest.raises(HostEngineError, match=rf"host\.toml \(from \${OVERRIDES_VARIABLE}\): not valid TOML"):
         host_config(order)
+
+
+def test_a_worker_engines_file_that_cannot_be_read_is_one_problem_not_one_for_each_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "host.toml"
+    path.write_text("[[engines]\n", encoding="utf-8")
+    monkeypatch.setenv(OVERRIDES_VARIABLE, str(path))
+    config, engines = event(tmp_path)
+    order = ProbeOrder(variant=config.variant, engines=list(engine_orders(config, engines).values()))
+    worker = WorkerName(address="tcp://127.0.0.1:1", name="w1", host="localhost")
+    host = EngineHost()
+    try:
+        report = host.submit(host.probe(order, worker, 2.0)).result(timeout=30)
+    finally:
+        host.close()
+    assert [problem.engine for problem in report.problems] == [None]
+    assert (
+        report.problems[0]
+        .describe()
+        .startswith(f"worker 'w1' at tcp://127.0.0.1:1 on host 'localhost': {path}")
+    )
+    assert "not valid TOML" in report.problems[0].describe()
 
 
 def test_a_worker_plays_an_order_and_sends_back_the_record(tmp_path: Path) -> None:
