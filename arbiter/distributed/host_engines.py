@@ -9,7 +9,9 @@ machine, that machine says so in an engines file of its own, named by the enviro
     command = ["/opt/kingsrow/kingsrow"]    # any key given here replaces the coordinator's
     working_dir = "/opt/kingsrow"
 
-Bundled engines are started with the worker's own Python, whatever Python the coordinator runs.
+As in a tournament's engines file, ``bundled = "alphabeta"`` stands for the command of a bundled engine
+(and its score unit, unless the entry gives one). Bundled engines are started with the worker's own
+Python, whatever Python the coordinator runs.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pydantic import ValidationError
 
 from arbiter.distributed.orders import EngineOrder
 from arbiter.engines import EngineConfig
-from arbiter.tournament.config import bundled_command, validation_problems
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, EngineEntry, bundled_command, validation_problems
 
 OVERRIDES_VARIABLE = "ARBITER_WORKER_ENGINES"
 
@@ -68,9 +70,29 @@ def host_config(order: EngineOrder, overrides: dict[str, dict[str, Any]] | None 
     if not update:
         return config
     try:
-        return EngineConfig.model_validate(config.model_dump() | update)
+        return EngineConfig.model_validate(config.model_dump() | _unbundled(config.name, update))
     except ValidationError as exc:
-        where = host_overrides_file() or "the host engines file"
         raise HostEngineError(
-            f"{where}: engine {config.name!r}: {validation_problems(exc, 'entry')}"
+            f"{_file()}: engine {config.name!r}: {validation_problems(exc, 'entry')}"
         ) from None
+
+
+def _unbundled(name: str, update: dict[str, Any]) -> dict[str, Any]:
+    """An entry's keys with ``bundled`` read as a tournament's engines file reads it: the command of that
+    bundled engine, on this host's Python."""
+    if "bundled" not in update:
+        return update
+    keys = dict(update)
+    try:
+        entry = EngineEntry.model_validate({"name": name, "bundled": keys.pop("bundled")})
+    except ValidationError as exc:
+        raise HostEngineError(f"{_file()}: engine {name!r}: {validation_problems(exc, 'entry')}") from None
+    if entry.bundled is not None:
+        keys.setdefault("command", bundled_command(entry.bundled))
+        keys.setdefault("score_unit", BUNDLED_SCORE_UNIT)
+    return keys
+
+
+def _file() -> str:
+    path = host_overrides_file()
+    return f"{path} (from ${OVERRIDES_VARIABLE})" if path is not None else "the host engines file"

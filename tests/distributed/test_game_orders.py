@@ -21,7 +21,7 @@ from arbiter.distributed.orders import EngineOrder, GameOrder, GameReturn, Probe
 from arbiter.distributed.worker import EngineHost, play_game_task
 from arbiter.engines import EngineClient, EngineConfig, Timeouts
 from arbiter.referee.record import Winner
-from arbiter.tournament.config import TournamentConfig, bundled_command, load_tournament
+from arbiter.tournament.config import BUNDLED_SCORE_UNIT, TournamentConfig, bundled_command, load_tournament
 from arbiter.tournament.plan import plan_tournament
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
@@ -126,10 +126,31 @@ def test_a_bad_host_engines_file_names_the_file_and_the_key(
     path.write_text('[[engines]]\nname = "kingsrow"\ncommand = []\n', encoding="utf-8")
     monkeypatch.setenv(OVERRIDES_VARIABLE, str(path))
     order = EngineOrder(config=EngineConfig(name="kingsrow", command=["/bin/kr"]))
-    with pytest.raises(HostEngineError, match=r"host\.toml: engine 'kingsrow': command"):
+    with pytest.raises(
+        HostEngineError, match=rf"host\.toml \(from \${OVERRIDES_VARIABLE}\): engine 'kingsrow': command"
+    ):
         host_config(order)
     path.write_text("[[engines]\n", encoding="utf-8")
     with pytest.raises(HostEngineError, match=rf"host\.toml \(from \${OVERRIDES_VARIABLE}\): not valid TOML"):
+        host_config(order)
+
+
+def test_a_host_engines_file_takes_bundled_entries_as_a_tournament_engines_file_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "host.toml"
+    path.write_text('[[engines]]\nname = "kingsrow"\nbundled = "greedy"\n', encoding="utf-8")
+    monkeypatch.setenv(OVERRIDES_VARIABLE, str(path))
+    order = EngineOrder(
+        config=EngineConfig(name="kingsrow", command=["/opt/kr/kingsrow"], params={"seed": 3})
+    )
+    config = host_config(order)
+    assert config.command == bundled_command("greedy"), "the bundled engine, on this host's Python"
+    assert config.score_unit == BUNDLED_SCORE_UNIT and config.params == {"seed": 3}
+    path.write_text('[[engines]]\nname = "kingsrow"\nbundled = "kingsrow"\n', encoding="utf-8")
+    with pytest.raises(
+        HostEngineError, match=r"host\.toml \(from .*\): engine 'kingsrow': bundled: Input should be"
+    ):
         host_config(order)
 
 

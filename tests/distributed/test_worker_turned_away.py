@@ -131,3 +131,18 @@ def test_a_worker_whose_engine_fails_for_a_game_is_turned_away_the_run_waits_and
     workers = assert_each_game_stored_once(database, out, planned=4)
     assert set(workers.values()) == {"w2"}, "the game w1 could not play went to w2, unforfeited"
     assert_database_sound(database)
+
+
+def test_a_worker_engines_file_may_name_a_bundled_engine(tmp_path: Path, cluster: DaskCluster) -> None:
+    # The tournament's 'kingsrow' is a program no machine here has; w1's engines file plays it with the
+    # bundled greedy engine, on w1's own Python.
+    host_engines = engines_file(tmp_path, "kingsrow", 'bundled = "greedy"')
+    cluster.start_worker("w1", env={"ARBITER_WORKER_ENGINES": str(host_engines)})
+    cluster.wait_for_workers(["w1"])
+    text = few_games(1).replace(
+        'name = "greedy"\nbundled = "greedy"', 'name = "kingsrow"\ncommand = ["/opt/kingsrow/kingsrow"]'
+    )
+    path = write(tmp_path, text)
+    code, out, err = finish(arbiter_run(path, "--scheduler", cluster.address))
+    assert code == 0, f"{out}\n{err}"
+    assert_each_game_stored_once(tmp_path / "event.sqlite", out, planned=2)
