@@ -45,3 +45,22 @@ def test_a_new_event_s_budgets_start_whole(tmp_path: Path) -> None:
     budgets = stderr_budgets(tmp_path / "no-such-folder", [config("chatty")])
     assert budgets["chatty"].spent == 0 and budgets["chatty"].limit == 10_000
     assert stderr_budgets(None, [config("chatty")])["chatty"].spent == 0
+
+
+def test_engines_whose_names_a_file_name_would_blur_keep_logs_and_budgets_of_their_own(
+    tmp_path: Path,
+) -> None:
+    long = "Kingsrow international 1.18 (64-bit) tuned"  # 42 characters
+    names = ["Scan 3", "Scan_3", "Scan/3", long, long + " again", "a" * 41, "a" * 42]
+    paths = {name: game_log(tmp_path, name, "game r1-b1-g1") for name in names}
+    assert len(set(paths.values())) == len(names), paths
+    for size, path in enumerate(paths.values(), start=1):
+        path.write_bytes(b"x" * size)
+    budgets = stderr_budgets(tmp_path, [config(name) for name in names])
+    assert [budgets[name].spent for name in names] == list(range(1, len(names) + 1))
+    assert all(len(path.name.split("-game-")[0]) <= 40 for path in paths.values())
+
+
+def test_a_short_plain_name_is_its_log_files_name_as_it_was() -> None:
+    assert game_log(Path("logs"), "Cake_1.9", "game r1-b1-g2").name == "Cake_1.9-game-r1-b1-g2.stderr.log"
+    assert preflight_log(Path("logs"), "a" * 40).name == "a" * 40 + "-preflight.stderr.log"
