@@ -193,6 +193,8 @@ async def _run_check(
         await report.step("handshake", engine.handshake)
         _print_identity(engine)
         await report.step("configure (init/ready)", lambda: engine.configure(engine_variant(variant.id)))
+        if config.protocol == "checkerboard":
+            typer.echo("  (with the library's first getmove, where it sets itself up: off every clock)")
         await report.step("ping", engine.ping)
         await report.step("new game", engine.new_game)
         # The variant's own start, from the rules; then the engine's reply to its own first move.

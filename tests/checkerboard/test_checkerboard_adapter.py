@@ -207,6 +207,7 @@ def test_engine_check_reports_a_checkerboard_library(cb_library: Library) -> Non
         "protocol-version 2",
         "gametype   21",
         "hashsize         int",
+        "(with the library's first getmove, where it sets itself up: off every clock)",
         "faults: none",
     ):
         assert expected in result.output

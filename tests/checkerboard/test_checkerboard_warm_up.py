@@ -10,7 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from checkerboard_builds import ENGLISH_START, cb_config, english_game
+from typer.testing import CliRunner
 
+from arbiter.cli import app
 from arbiter.engines import MoveTime, create_engine
 from arbiter.referee.record import Side, Termination, Winner
 
@@ -70,3 +72,13 @@ def test_the_warm_up_limit_is_a_share_of_the_ready_timeout(cb_library: Library) 
 
     command = adapter_command(cb_config(cb_library("english"), timeouts={"ready": 30.0}))
     assert command[command.index("--warm-up-limit") + 1] == "24"
+
+
+def test_engine_check_shows_the_set_up_under_configure_and_a_first_move_in_time(cb_library: Library) -> None:
+    result = CliRunner().invoke(
+        app, ["engine", "check", "--move-time", "0.5", "--", f"cb:{cb_library('slow_first')}"]
+    )
+    assert result.exit_code == 0, result.output
+    [configure] = re.findall(r"configure \(init/ready\) +([\d.]+) s", result.output)
+    assert float(configure) >= SET_UP_SECONDS
+    assert "late:" not in result.output and "faults: none" in result.output
