@@ -27,6 +27,13 @@ def _legal_list(moves: list[Move], position: Position) -> str:
     return ", ".join(texts) if texts else "none"
 
 
+def _legal_hub_list(moves: list[Move]) -> str:
+    """The moves as Hub writes them: a Hub engine told its move is illegal is shown what it could have
+    sent (its PDN `13x22` beside a PDN list holding `13x22` would read as a legal move refused)."""
+    texts = sorted(m.hub for m in moves)
+    return ", ".join(texts) if texts else "none"
+
+
 @dataclass(frozen=True)
 class _Notation:
     """A variant's square names, and the move texts read so far with their squares: a referee reads
@@ -137,13 +144,13 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
         moves = position.legal_moves()
         raise MoveTextError(
             f"{text!r} is not a legal move in {position.fen()}{_hub_hint(position, squares)}; "
-            f"legal moves: {_legal_list(moves, position)}"
+            f"legal moves: {_legal_hub_list(moves)}"
         )
     if allowed is not None and m not in allowed:
         rule = position.variant.history_rule
         raise MoveTextError(
             f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
-            f"allowed moves: {_legal_list(allowed, position)}"
+            f"allowed moves: {_legal_hub_list(allowed)}"
         )
     return m
 

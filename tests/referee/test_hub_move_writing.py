@@ -62,3 +62,16 @@ def test_a_move_that_cannot_be_read_loses_and_the_reason_names_its_position(move
     assert (outcome.winner, outcome.termination) == (Winner.BLACK, Termination.UNPARSABLE_OUTPUT)
     assert f"engine 'white': ended its search with move='{move}'" in outcome.reason
     assert outcome.reason.endswith(f"(in {TWO_ROUTES})")
+
+
+# Black's man on 13 must take 17, landing on 22: PDN writes it 13x22, Hub 13x22x17.
+ONE_CAPTURE = "B:W17,19,21,23,25-32:B1-5,7-13"
+
+
+def test_a_capture_written_as_pdn_is_refused_listing_the_legal_moves_as_hub_writes_them() -> None:
+    setup = game_setup(variant="english", fen=ONE_CAPTURE, rules=RefereeRules(max_plies=1))
+    record = play(setup, scripted("white"), scripted("black", "--say-at", "1", "--say", "done move=13x22"))
+    outcome = record.outcome
+    assert outcome is not None and outcome.termination == Termination.ILLEGAL_MOVE
+    # The list must not offer the very text refused as if it were legal.
+    assert outcome.reason.endswith("; legal moves: 13x22x17")
