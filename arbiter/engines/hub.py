@@ -163,6 +163,7 @@ class HubEngine(EngineClient):
         self._search: HubSearch | None = None
         self._moves_checked: list[str] = []  # the moves of the last search, each checked as Hub text
         self._position_checked: str | None = None  # the position of the last search, checked likewise
+        self._heard = False  # any line at all read from it: a silent engine is told apart at the handshake
 
     # -- start-up -----------------------------------------------------------------------------------
 
@@ -181,9 +182,16 @@ class HubEngine(EngineClient):
         while True:
             line = await self._next(deadline)
             if line is None:
-                seen = (
-                    f"; it sent {'an id line' if id_fields else 'no id line'} and {len(params)} param lines"
-                )
+                if self._heard:
+                    said = "an id line" if id_fields else "no id line"
+                    seen = f"; it sent {said} and {len(params)} param lines"
+                else:
+                    # The commonest cause by far: stdout buffered (C's stdio and most languages buffer
+                    # it when it is not a terminal), so the answers wait in the engine for ever.
+                    seen = (
+                        "; nothing at all came from it: does it flush its output after every line? "
+                        "(stdout that is not a terminal is buffered, so unflushed answers never leave it)"
+                    )
                 raise self._fail(HandshakeTimeout(self.name, f"no wait within {timeout:g} s after hub{seen}"))
             if line.command == "id":
                 id_fields.update(line.fields)
@@ -395,6 +403,7 @@ class HubEngine(EngineClient):
     # -- OutputListener: called by the process for what the engine prints ---------------------------
 
     def on_line(self, line: bytes, at: float) -> None:
+        self._heard = True
         raw = line.rstrip(b"\r")
         try:
             text = raw.decode("utf-8")  # decoded once: for the log and for reading

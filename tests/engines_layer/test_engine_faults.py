@@ -209,3 +209,19 @@ def test_an_engine_that_ignores_stop_is_told_apart_from_one_that_hangs(tmp_path:
 
     assert asyncio.run(finish_after_stop("ignore_stop.py")) == "stop_ignored"
     assert asyncio.run(finish_after_stop("hang_on_go.py")) == "unresponsive"
+
+
+def test_an_engine_that_never_flushes_its_output_is_asked_whether_it_does(tmp_path: Path) -> None:
+    overrides: dict[str, object] = {"timeouts": {"handshake": 0.5}}
+    engine = asyncio.run(run_case("buffers_output.py", overrides, open_only, tmp_path / "e.log"))
+    fault = engine.faults[0]
+    assert fault.kind == "handshake_timeout"
+    assert "nothing at all came from it: does it flush its output after every line?" in fault.message
+
+
+def test_an_engine_that_stops_half_way_through_the_handshake_is_told_what_it_sent(tmp_path: Path) -> None:
+    overrides: dict[str, object] = {"timeouts": {"handshake": 0.5}}
+    engine = asyncio.run(run_case("forgets_wait.py", overrides, open_only, tmp_path / "e.log"))
+    fault = engine.faults[0]
+    assert fault.kind == "handshake_timeout"
+    assert fault.message.endswith("no wait within 0.5 s after hub; it sent an id line and 6 param lines")
