@@ -102,7 +102,8 @@ class HubSearch(SearchHandle):
             what = "no move" if move is None else f"move={move!r}"
             fault = BadMoveFormat(
                 self._engine.name,
-                f"ended its search with {what}; a move is squares joined by - or x (32-28, 28x19x23)",
+                f"ended its search with {what}; a move is squares joined by - or x (32-28, 28x19x23; "
+                "no leading zeros, a lower-case x)",
             )
             self._engine._record(fault)
             self._abort(fault)

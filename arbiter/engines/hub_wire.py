@@ -78,10 +78,10 @@ def _parse_tokens(text: str) -> HubLine:
     while position < end:
         token = _TOKEN.match(text, position)
         if token is None:
-            raise HubSyntaxError(f"unreadable text at column {position + 1}")
+            raise HubSyntaxError(_what_is_wrong(text, position))
         after = token.end()
         if after < end and text[after] not in " \t":
-            raise HubSyntaxError(f"unreadable text at column {after + 1}")
+            raise HubSyntaxError(_what_is_wrong(text, after))
         key, quoted, bare = token.group(1), token.group(2), token.group(3)
         has_value = quoted is not None or bare is not None
         if not command:
@@ -96,6 +96,22 @@ def _parse_tokens(text: str) -> HubLine:
     if not command:
         raise HubSyntaxError("empty line")
     return HubLine(command, fields, frozenset(flags))
+
+
+def _what_is_wrong(text: str, position: int) -> str:
+    """Why the line cannot be read at ``position``: said in the words of the line's rules, so that an
+    author who printed `best = 9-13` or an unclosed quote sees what to change, not just where."""
+    column = position + 1
+    char = text[position]
+    if position > 0 and text[position - 1] == '"' and char != '"':
+        return f"text right after a closing quote at column {column} (a space must follow it)"
+    if char == '"':
+        if '"' not in text[position + 1 :]:
+            return f"a double quote never closed at column {column}"
+        return f'a double quote inside a word at column {column} (only a whole value is quoted: key="...")'
+    if char == "=":
+        return f"'=' without a key before it at column {column}"
+    return f"unreadable text at column {column}"
 
 
 def _skip_space(text: str, position: int) -> int:

@@ -38,6 +38,14 @@ def test_a_blank_line_from_an_engine_is_ignored_whatever_its_white_space(tmp_pat
         (b"\x00", "control characters in the line"),
         (" \u00a0x=1".encode(), "unreadable text at column 2"),
         (b"a=1 go", "the line starts with key=value instead of a command"),
+        # What is wrong is named, not just where: debugging text on stdout, an info line cut short.
+        (b"DEBUG: best = 9-13", "'=' without a key before it at column 13"),
+        (b'info pv="9-13 5-9', "a double quote never closed at column 9"),
+        (
+            b'info a"b" c',
+            'a double quote inside a word at column 7 (only a whole value is quoted: key="...")',
+        ),
+        (b'info pv="9-13"5-9', "text right after a closing quote at column 15 (a space must follow it)"),
     ],
 )
 def test_a_line_that_is_not_hub_text_is_garbage(tmp_path: Path, line: bytes, said: str) -> None:

@@ -61,6 +61,7 @@ def test_a_move_that_cannot_be_read_loses_and_the_reason_names_its_position(move
     assert outcome is not None
     assert (outcome.winner, outcome.termination) == (Winner.BLACK, Termination.UNPARSABLE_OUTPUT)
     assert f"engine 'white': ended its search with move='{move}'" in outcome.reason
+    assert "(32-28, 28x19x23; no leading zeros, a lower-case x)" in outcome.reason  # what to change
     assert outcome.reason.endswith(f"(in {TWO_ROUTES})")
 
 
