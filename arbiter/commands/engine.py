@@ -23,6 +23,7 @@ from arbiter.engines import (
     EngineConfig,
     EngineConfigError,
     EngineFault,
+    EngineIdentity,
     MoveTime,
     SearchResult,
     Timeouts,
@@ -145,6 +146,16 @@ def _print_identity(engine: EngineClient) -> None:
             typer.echo(f"  {decl.name:<16} {decl.describe():<32} default {decl.default!r}")
 
 
+def _print_identity_changes(before: EngineIdentity | None, after: EngineIdentity | None) -> None:
+    """What the engine says of itself anew once set up (a CheckerBoard library's `about` after its first
+    getmove: the book and databases it loaded)."""
+    if before is None or after is None:
+        return
+    for key, value in after.extra.items():
+        if before.extra.get(key) != value:
+            typer.echo(f"  {key:<10} {value}  (once set up)")
+
+
 def _variants_offered(engine: EngineClient) -> list[str]:
     """The arbiter's ids of the variants a Hub engine's `variant` enum offers (none when it has none)."""
     decl = engine.identity.params.get("variant") if engine.identity is not None else None
@@ -192,9 +203,11 @@ async def _run_check(
         typer.echo(f"pid {engine.pid}")
         await report.step("handshake", engine.handshake)
         _print_identity(engine)
+        told = engine.identity
         await report.step("configure (init/ready)", lambda: engine.configure(engine_variant(variant.id)))
         if config.protocol == "checkerboard":
             typer.echo("  (with the library's first getmove, where it sets itself up: off every clock)")
+            _print_identity_changes(told, engine.identity)
         await report.step("ping", engine.ping)
         await report.step("new game", engine.new_game)
         # The variant's own start, from the rules; then the engine's reply to its own first move.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -145,6 +146,10 @@ class HubEngine(EngineClient):
     """An engine speaking Hub version 2 over its stdin/stdout."""
 
     protocol = "hub"
+    # Whether `id` lines may come between `init` and `ready`, telling the identity anew. Hub has them
+    # only in the handshake; the CheckerBoard adapter sends one when the library's set-up at `init`
+    # changed what it says of itself (its `about`).
+    identity_at_init = False
 
     def __init__(
         self,
@@ -240,12 +245,31 @@ class HubEngine(EngineClient):
         """`init`, then wait for `ready` within the ready timeout."""
         self._check_usable()
         timeout = self.config.timeouts.ready
-        self._expected = frozenset({"ready"})
+        deadline = time.monotonic() + timeout
+        self._expected = frozenset({"ready", "id"} if self.identity_at_init else {"ready"})
         self._send("init")
-        line = await self._next(time.monotonic() + timeout)
+        while True:
+            line = await self._next(deadline)
+            if line is None or line.command == "ready":
+                break
+            self._update_identity(line.fields)
         self._expected = frozenset()
         if line is None:
             raise self._fail(ReadyTimeout(self.name, f"no ready within {timeout:g} s after init"))
+
+    def _update_identity(self, fields: Mapping[str, str]) -> None:
+        """An `id` line before `ready` (``identity_at_init``): its fields replace the handshake's."""
+        if self.identity is None:
+            return
+        told = parse_identity(fields, {})
+        self.identity = dataclasses.replace(
+            self.identity,
+            name=told.name or self.identity.name,
+            version=told.version or self.identity.version,
+            author=told.author or self.identity.author,
+            country=told.country or self.identity.country,
+            extra={**self.identity.extra, **told.extra},
+        )
 
     # -- play ---------------------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from arbiter.cli import app
 from arbiter.engines import MoveTime, create_engine
 from arbiter.referee.record import Side, Termination, Winner
+from arbiter.running.preflight import preflight_engines
 
 Library = Callable[[str], Path]
 
@@ -36,6 +37,30 @@ def test_an_engine_that_sets_itself_up_in_its_first_getmove_does_it_before_the_g
     assert logged.index("set up in") < logged.index("getmove color=", logged.index("off the clock"))
 
 
+ABOUT = "A small CheckerBoard engine / written for the arbiter's tests"
+SET_UP_ABOUT = f"{ABOUT} / book loaded in its first getmove"
+
+
+def test_the_identity_kept_is_the_engines_about_once_set_up_as_the_game_record_holds_it(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    """Cake's `about` says "Engine not initialized yet!" until its first getmove, GuiNN's "Opening Book :
+    not loaded"; once set up they say what they loaded, and that is what the game and the site show."""
+    record = english_game(cb_library("slow_first"), cb_library("english"), tmp_path, control="st=0.3")
+    assert record.white.identity["about"] == SET_UP_ABOUT
+    assert record.black.identity["about"] == ABOUT
+
+
+def test_an_event_stores_the_identity_the_engine_gives_once_set_up(
+    cb_library: Library, tmp_path: Path
+) -> None:
+    """The identity the event keeps (`arbiter run` stores what the check before its first game found)."""
+    identities = asyncio.run(preflight_engines([cb_config(cb_library("slow_first"))], "english", tmp_path))
+    [identity] = identities.values()
+    assert identity.extra["about"] == SET_UP_ABOUT
+    assert identity.name == "Test engine (English)" and "hashsize" in identity.params
+
+
 def test_a_set_up_longer_than_the_warm_up_limit_answers_ready_and_the_first_search_waits_for_it(
     cb_library: Library, tmp_path: Path
 ) -> None:
@@ -43,18 +68,20 @@ def test_a_set_up_longer_than_the_warm_up_limit_answers_ready_and_the_first_sear
     `ready` is answered and the set-up goes on, charged to the first search as it would be without it."""
     log = tmp_path / "e.log"
 
-    async def scenario() -> float:
+    async def scenario() -> tuple[float, str]:
         config = cb_config(cb_library("slow_first"), timeouts={"ready": 1.0})
         engine = create_engine(config, stderr_log=log)
         await engine.open("english")
         result = await engine.search(ENGLISH_START, [], MoveTime(0.1), timeout=5)
         await engine.quit()
-        assert engine.faults == []
-        return result.elapsed
+        assert engine.faults == [] and engine.identity is not None
+        return result.elapsed, engine.identity.extra["about"]
 
-    elapsed = asyncio.run(scenario())
+    elapsed, about = asyncio.run(scenario())
     assert elapsed > 0.3, "the search waited for the rest of the set-up"
     assert "still running after 0.8 s: ready is answered now" in log.read_text()
+    # Not asked again while its getmove runs (a library serves one call at a time): as the handshake said.
+    assert about.endswith("/ not set up yet")
 
 
 def test_a_library_that_crashes_while_it_sets_itself_up_fails_at_start_naming_the_signal(
@@ -82,3 +109,6 @@ def test_engine_check_shows_the_set_up_under_configure_and_a_first_move_in_time(
     [configure] = re.findall(r"configure \(init/ready\) +([\d.]+) s", result.output)
     assert float(configure) >= SET_UP_SECONDS
     assert "late:" not in result.output and "faults: none" in result.output
+    # The `about` of the handshake, then what the engine says once set up.
+    assert f"about      {ABOUT} / not set up yet\n" in result.output
+    assert f"about      {SET_UP_ABOUT}  (once set up)" in result.output

@@ -8,7 +8,8 @@
  *                         first search of a game, N=1 while the engine sets itself up)
  *   -DCB_HANG=N           getmove never returns, from its Nth call on
  *   -DCB_SLOW_FIRST=S     the first getmove waits S seconds before it searches, as engines that load
- *                         their book or endgame databases in their first getmove do
+ *                         their book or endgame databases in their first getmove do; its "about" says
+ *                         so once that is done, as Cake's and GuiNN's say what they loaded
  *   -DCB_ILLEGAL          hands back a board no legal move leads to
  *   -DCB_PRINTF           prints its search to stdout, as some engines do
  *   -DCB_IGNORE_PLAYNOW   thinks three times maxtime and never looks at *playnow
@@ -83,6 +84,9 @@ typedef struct {
 
 static int think = 0;
 static int getmove_calls = 0;
+#ifdef CB_SLOW_FIRST
+static volatile int set_up = 0; /* its first getmove's wait is over */
+#endif
 static int hashsize = 16;
 static unsigned int seed = 12345;
 
@@ -265,6 +269,7 @@ CBEXPORT int CBCALL getmove(int board[8][8], int color, double maxtime, char str
         wait_for(CB_SLOW_FIRST, playnow, 0);
         fprintf(stderr, "set up in %.1f s\n", (double)CB_SLOW_FIRST);
         fflush(stderr);
+        set_up = 1;
     }
 #endif
 #ifdef CB_DEEP_STACK
@@ -350,6 +355,9 @@ CBEXPORT int CBCALL enginecommand(char command[256], char reply[1024]) {
     }
     if (strcmp(command, "about") == 0) {
         sprintf(reply, "A small CheckerBoard engine\nwritten for the arbiter's tests");
+#ifdef CB_SLOW_FIRST
+        strcat(reply, !set_up ? "\nnot set up yet" : "\nbook loaded in its first getmove");
+#endif
         return 1;
     }
     if (strcmp(command, "get protocolversion") == 0) {

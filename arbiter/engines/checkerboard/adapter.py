@@ -12,7 +12,10 @@ book and endgame databases there), which would put that time on the first move o
 `init` runs one short getmove of the start position before `ready` is answered, off every clock (a
 warm-up, its move thrown away); the next getmove is told a new game as usual. `ready` is answered when
 the warm-up ends or after ``--warm-up-limit`` seconds, whichever comes first: a set-up longer than
-that goes on, and the first search waits for it, as it would without the warm-up.
+that goes on, and the first search waits for it, as it would without the warm-up. An engine's `about`
+says what it loaded only once it has set itself up (Cake's says "Engine not initialized yet!" before):
+when the warm-up ends in time, `about` is asked again and, if it changed, sent as an `id` line before
+`ready`, so that the identity the arbiter keeps is the engine that plays.
 
 Before the library is loaded the protocol stream is moved to a private descriptor and descriptor 1 is
 pointed at stderr (the engine's log), so whatever the library prints can never be read as protocol.
@@ -65,6 +68,8 @@ KNOWN_OPTIONS = (
 WARM_UP_MOVE_TIME = "0.1"
 _NOT_PARAMS = frozenset({"variant", "gamehist", "gametype", "protocolversion", "movelist"})
 _TEXT_LIMIT = 300
+# An engine's `about` once set up lists what it loaded (Cake's runs to some 350 characters).
+_ABOUT_LIMIT = 1000
 
 
 def clean(text: str, limit: int = _TEXT_LIMIT) -> str:
@@ -158,6 +163,7 @@ class Adapter:
         self._position: dict[str, str] = {}
         self._level: HubLine = HubLine("level", {}, frozenset({"infinite"}))
         self._search: _Search | None = None
+        self._about = ""  # the `about` told in the `id` line: told again when the warm-up changes it
         self._replayed: Replayed | None = None  # the last search's position, to pick up from
         self._flag = threading.Lock()  # orders *playnow's writes around the start of a search
         self._jobs: queue.SimpleQueue[_Search] = queue.SimpleQueue()
@@ -213,12 +219,13 @@ class Adapter:
     def _identify(self) -> None:
         named, name = self._command("name")
         _, about = self._command("about")
+        self._about = clean(about, _ABOUT_LIMIT)
         _, version = self._command("get protocolversion")
         answered, gametype_text = self._command("get gametype")
         self.gametype = (parse_gametype(gametype_text) if answered else None) or ENGLISH
         identity = {
             "name": clean(name) if named and clean(name) else self.library_path.stem,
-            "about": clean(about),
+            "about": self._about,
             "protocol-version": clean(version),
             "gametype": str(self.gametype),
             "library": clean(str(self.library_path), 1000),
@@ -274,6 +281,12 @@ class Adapter:
                 f"the engine's first getmove (its set-up) is still running after {self.warm_up_limit:g} s: "
                 "ready is answered now and the first search waits for it"
             )
+            return  # no enginecommand while getmove runs: the identity stays as the handshake told it
+        _, about = self._command("about")
+        told = clean(about, _ABOUT_LIMIT)
+        if told and told != self._about:
+            self._about = told
+            self.out.line("id", {"about": told})
 
     def _go(self) -> None:
         running = self._search

@@ -44,6 +44,7 @@ class CheckerBoardEngine(HubEngine):
     """A CheckerBoard engine library, run by the adapter in a child process of its own."""
 
     protocol = "checkerboard"
+    identity_at_init = True  # `about` told again after the library's set-up (the adapter's warm-up)
 
     async def start(self) -> None:
         path = library_path(self.config)
