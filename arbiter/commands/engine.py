@@ -101,7 +101,7 @@ def _describe_result(result: SearchResult) -> str:
         answer = "claims a draw"
     else:
         answer = result.move + (" (offers a draw)" if result.offers_draw else "")
-    info = result.last_info
+    info = result.final_info
     details = ""
     if info is not None:
         parts = [f"depth {info.depth}" if info.depth is not None else ""]

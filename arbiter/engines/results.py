@@ -133,3 +133,24 @@ class SearchResult:
     @property
     def last_info(self) -> Info | None:
         return self.infos[-1] if self.infos else None
+
+    @property
+    def final_info(self) -> Info | None:
+        """The search's last word on each field, as cutechess-cli reads an engine's `info` lines: each
+        field from the latest line that gave it, so a closing line of nodes and time alone keeps the
+        score, depth and pv of the line before (the score adjudication and the record go by)."""
+        infos = self.infos
+        if len(infos) < 2:
+            return infos[0] if infos else None
+        depth = score = nodes = time = nps = None
+        pv: tuple[str, ...] = ()
+        extra: dict[str, str] = {}
+        for info in infos:
+            depth = info.depth if info.depth is not None else depth
+            score = info.score if info.score is not None else score
+            nodes = info.nodes if info.nodes is not None else nodes
+            time = info.time if info.time is not None else time
+            nps = info.nps if info.nps is not None else nps
+            pv = info.pv or pv
+            extra.update(info.extra)
+        return Info(depth, score, nodes, time, nps, pv, extra)

@@ -453,7 +453,7 @@ class Referee:
                 f"{color_name(color)} played an illegal move: {error}" + _engine_board(result),
             )
             return
-        info = result.last_info
+        info = result.final_info
         self._play(
             move,
             elapsed=outcome.elapsed,

@@ -74,6 +74,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--say-at", type=int, default=0, help="at move K print --say instead of a move")
     parser.add_argument("--say", default="", help="the line printed at --say-at (backslash escapes allowed)")
     parser.add_argument("--score", type=float, default=None, help="report this score in an info line")
+    parser.add_argument(
+        "--closing-info", action="store_true", help="after the scored info line, one of nodes and time alone"
+    )
     parser.add_argument("--exit-at-start", action="store_true", help="exit before answering 'hub'")
     parser.add_argument(
         "--exit-at-restart",
@@ -225,6 +228,8 @@ class ScriptedEngine:
                 return
             if args.score is not None:
                 self.write(f"info depth=1 score={args.score:g} nodes=1")
+            if args.closing_info:
+                self.write("info nodes=2 time=0.001")
             if number == args.resign_at:
                 self.write("done resign")
                 return

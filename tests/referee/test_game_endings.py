@@ -153,6 +153,19 @@ def test_level_scores_from_both_engines_adjudicate_a_draw() -> None:
     assert record.moves[-1].info is not None and record.moves[-1].info.score == -10
 
 
+def test_a_score_followed_by_a_closing_info_line_without_one_still_counts() -> None:
+    """Each field of a move's info is the latest line that gave it, as cutechess-cli reads them: a last
+    `info nodes= time=` line does not hide the score of the line before from the adjudication."""
+    rules = RefereeRules(draw_adjudication=DrawAdjudication(margin=10, moves=3))
+    white = scripted("white", "--score", "0.05", "--closing-info")
+    black = scripted("black", "--score", "-0.1", "--closing-info")
+    record = play(game_setup(rules=rules, opening="11-15 23-19 8-11"), white, black)
+    assert record.outcome is not None
+    assert (record.winner, record.outcome.termination) == (Winner.DRAW, Termination.ADJUDICATION_DRAW)
+    last = record.moves[-1].info
+    assert last is not None and (last.score, last.depth, last.nodes) == (-10, 1, 2)
+
+
 def test_both_engines_agreeing_one_side_wins_adjudicates_a_win() -> None:
     rules = RefereeRules(win_adjudication=WinAdjudication(margin=1.0, moves=2))
     white = scripted("white", "--score", "-4")  # each engine scores from its own side: Black leads
