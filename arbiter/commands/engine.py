@@ -15,6 +15,7 @@ from typing import TypeVar
 import typer
 from pydantic import ValidationError
 
+from arbiter.commands.capture_position import capture_position
 from arbiter.commands.engine_spec import EngineSpecError, default_engine_name, parse_variant_names
 from arbiter.engines import (
     CommLog,
@@ -228,6 +229,18 @@ async def _run_check(
             typer.echo(f"  -> {_describe_result(reply)}")
             _note_late(reply, move_time)
             _check_legal(report, after, reply)
+            await engine.new_game()
+        found = capture_position(variant)
+        if found is not None:
+            position, most = found
+            search_capture = partial(engine.search, position.hub(), [], level=level, timeout=limit)
+            capture = await report.step("search a capture", search_capture)
+            typer.echo(
+                f"  from {position.fen()}, where a capture takes {most} piece{'s' if most > 1 else ''}"
+            )
+            typer.echo(f"  -> {_describe_result(capture)}")
+            _note_late(capture, move_time)
+            _check_legal(report, position, capture)
             await engine.new_game()
     except EngineFault:
         pass

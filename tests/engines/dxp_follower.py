@@ -1,6 +1,8 @@
 """A small DXP follower for the tests, written independently of the arbiter's DXP code.
 
-It plays no draughts: when it is its turn it sends the next move of --moves. Every message it receives
+It plays no draughts: when it is its turn it sends the next move of --moves (with --answer-captures, a
+game it is asked to begin from a position where it must capture gets a legal capture, found with the
+arbiter's rules). Every message it receives
 is written, decoded by its own reader, as one JSON line to --record, so tests can check what the
 arbiter sent. Options make it misbehave: refuse games, never answer a game request, resign, claim a
 draw, send garbage, crash, chat, ask for a take-back.
@@ -14,6 +16,7 @@ import os
 import socket
 import sys
 import time
+from pathlib import Path
 
 
 def encode_move(move: str, seconds: int) -> bytes:
@@ -54,6 +57,18 @@ def decode(text: str) -> dict[str, object]:
     if kind == "K":
         return {"type": "K", "code": int(text[1])}
     return {"type": kind, "text": text[1:]}
+
+
+def due_capture(position: str) -> str | None:
+    """The first legal capture, in Hub text, of an international position in DXP's letters, when the
+    side to move must capture."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from arbiter.rules import Position, get_variant
+
+    hub = ("W" if position[0] == "W" else "B") + position[1:].translate(str.maketrans("zZ", "bB"))
+    board = Position.from_hub(get_variant("international"), hub)
+    captures = [move for move in board.legal_moves() if move.is_capture]
+    return captures[0].hub if captures else None
 
 
 class Follower:
@@ -119,7 +134,13 @@ class Follower:
                 self.held = []
             self.send(b"A" + self.options.name.ljust(32).encode() + b"0\0")
             if self.to_move == self.colour:
-                self.play()
+                capture = due_capture(position) if self.options.answer_captures else None
+                if capture is not None:
+                    self.played += 1
+                    self.send(encode_move(capture, seconds=self.played))
+                    self.to_move = "Z" if self.colour == "W" else "W"
+                else:
+                    self.play()
             if self.held is not None:
                 held, self.held = self.held, None
                 self.send(b"".join(held))
@@ -203,6 +224,9 @@ def main() -> None:
         "for the first one's acknowledgement",
     )
     parser.add_argument("--ignore-stop", action="store_true", help="go on after a game end with stop code 1")
+    parser.add_argument(
+        "--answer-captures", action="store_true", help="begin a game where it must capture with a capture"
+    )
     parser.add_argument(
         "--accept-with-first-move",
         type=float,

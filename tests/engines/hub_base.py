@@ -6,6 +6,10 @@ starts as a child process.
 
 What it received is echoed in its `info` line (seen-moves, seen-level, seen-draw-offered, variant, ...)
 so tests can check what the arbiter sent, read by a parser that is not the arbiter's.
+
+With ``--answer-captures`` on its command line it answers a search where a capture is due with a legal
+capture, found with the arbiter's rules (so it can pass `arbiter engine check`'s capture search); its
+Hub is still its own.
 """
 
 from __future__ import annotations
@@ -14,10 +18,27 @@ import os
 import resource
 import sys
 import time
+from pathlib import Path
 
 ENGLISH_MOVES = ["11-15", "23-19", "8-11", "22-17", "15x24x19"]
 INTERNATIONAL_MOVES = ["32-28", "19-23", "28x19x23", "14x23x19", "33-28"]
 OTHER_MOVES = ["1-2"]
+# Scan's names of the variants, as engines declaring them receive them, and the arbiter's ids.
+SCAN_NAMES = {"normal": "international", "losing": "antidraughts"}
+
+
+def due_capture(variant_name: str, position: str, moves: list[str]) -> str | None:
+    """The first legal capture, in Hub text, when the side to move must capture (None otherwise)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from arbiter.notation.movetext import parse_hub
+    from arbiter.rules import Position, get_variant
+
+    variant = get_variant(SCAN_NAMES.get(variant_name, variant_name))
+    board = Position.from_hub(variant, position)
+    for text in moves:
+        board = board.play(parse_hub(board, text))
+    captures = [move for move in board.legal_moves() if move.is_capture]
+    return captures[0].hub if captures else None
 
 
 def parse(line: str) -> tuple[str, dict[str, str], set[str]]:
@@ -80,6 +101,7 @@ class Engine:
         self.level = ""
         self.games = 0
         self.searches = 0
+        self.answer_captures = "--answer-captures" in sys.argv[1:]
 
     # -- the loop ---------------------------------------------------------------------------------------
 
@@ -141,6 +163,10 @@ class Engine:
     # -- searching --------------------------------------------------------------------------------------
 
     def choose_move(self) -> str:
+        if self.answer_captures:
+            capture = due_capture(self.settings.get("variant", ""), self.position, self.moves)
+            if capture is not None:
+                return capture
         size = len(self.position) - 1
         table = ENGLISH_MOVES if size == 32 else INTERNATIONAL_MOVES if size == 50 else OTHER_MOVES
         return table[len(self.moves) % len(table)]

@@ -9,6 +9,7 @@ searches this engine has answered since ``new-game`` (its own moves, from 1).
     python tests/engines/scripted_player.py --say-at 3 --say "done move=9-14"   # an illegal move at move 3
     python tests/engines/scripted_player.py --spend-clock 0.9   # 0.9 x (time + inc) a move, as Scan budgets
     python tests/engines/scripted_player.py --exit-at-restart F  # passes the check, then cannot start
+    python tests/engines/scripted_player.py --captures-as-pdn   # its captures in PDN text: never legal Hub
 
 Policies after the script runs out: ``first`` (the first legal move), ``fresh`` (the first legal move
 to a position that has not occurred since the last man move or capture, preferring one that leaves the
@@ -76,6 +77,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--score", type=float, default=None, help="report this score in an info line")
     parser.add_argument(
         "--closing-info", action="store_true", help="after the scored info line, one of nodes and time alone"
+    )
+    parser.add_argument(
+        "--captures-as-pdn",
+        action="store_true",
+        help="write a capture as PDN does (28x19), not as Hub (28x19x23): the mistake engine authors make",
     )
     parser.add_argument("--exit-at-start", action="store_true", help="exit before answering 'hub'")
     parser.add_argument(
@@ -234,7 +240,8 @@ class ScriptedEngine:
                 self.write("done resign")
                 return
             assert move is not None
-            words = [f"done move={format_hub(move)}"]
+            text = move.pdn if args.captures_as_pdn and move.is_capture else format_hub(move)
+            words = [f"done move={text}"]
             if number in args.offer_draw_at or (draw_offered and args.accept_draws):
                 words.append("draw")
             self.write(" ".join(words))

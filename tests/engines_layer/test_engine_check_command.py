@@ -14,7 +14,7 @@ from arbiter.players import PLAYER_MODULES
 
 def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: Path) -> None:
     log = tmp_path / "instant.log"
-    code, output = run_check("--log", str(log), "--", *engine_command("instant_hub.py"))
+    code, output = run_check("--log", str(log), "--", *engine_command("instant_hub.py", "--answer-captures"))
     assert code == 0, output
     assert re.search(r"^  name\s+instant$", output, re.MULTILINE)
     assert re.search(r"^  author\s+Arbiter tests$", output, re.MULTILINE)
@@ -25,6 +25,12 @@ def test_check_prints_identity_parameters_step_times_and_the_searches(tmp_path: 
     assert "variant english (the default: no --variant given), 8x8 board" in output
     assert re.search(r"^search start\s+\d", output, re.MULTILINE) and "-> 11-15 in" in output
     assert "search after 11-15" in output and "-> 23-19 in" in output
+    # Then a position of random play where a capture is due: where move texts most often go wrong.
+    assert re.search(
+        r"^search a capture\s+\d+\.\d{4} s\n  from B:W\S+, where a capture takes 2 pieces\n  -> \d+x",
+        output,
+        re.M,
+    )
     assert "depth 3, score 25, nodes 1234" in output  # 0.25 men, in centi-men
     assert output.rstrip().endswith("faults: none")
     assert f"stderr log: {log}" in output
@@ -53,8 +59,9 @@ def test_check_without_a_variant_of_an_engine_that_has_no_english_names_the_vari
 
 def test_check_with_a_variant_sets_it_and_searches_from_its_start() -> None:
     code, output = run_check(
-        "--variant", "international", "--set", "hash=32", "--", *engine_command("instant_hub.py")
-    )
+        "--variant", "international", "--set", "hash=32", "--",
+        *engine_command("instant_hub.py", "--answer-captures"),
+    )  # fmt: skip
     assert code == 0, output
     assert "variant international, 10x10 board" in output
     assert "-> 32-28 in" in output and "search after 32-28" in output and "-> 19-23 in" in output
@@ -115,10 +122,21 @@ def test_check_refuses_a_parameter_setting_without_a_value() -> None:
 def test_check_plays_a_dxp_engine_too() -> None:
     command = engine_command(
         "dxp_follower.py", "--connect", "{port}", "--moves", "33-29", "--black-moves", "18-23",
-        "--name", "Follower 2",
+        "--name", "Follower 2", "--answer-captures",
     )  # fmt: skip
     code, output = run_check("--protocol", "dxp", "--dxp-mode", "engine_connects", "--", *command)
     assert code == 0, output
     assert "variant international (the default: no --variant given), 10x10 board" in output
     assert "-> 33-29 in" in output and "search after 33-29" in output and "-> 18-23 in" in output
     assert "named itself 'Follower 2' in its acceptance of the game" in output, output
+    assert "search a capture" in output and output.rstrip().endswith("faults: none")
+
+
+def test_check_searches_a_due_capture_and_names_a_capture_written_as_pdn_illegal() -> None:
+    """A capture written as PDN writes it (28x19, no captured square) is the commonest Hub mistake, and
+    the opening searches never meet one: the check searches a position where a capture is due."""
+    code, output = run_check("--", *engine_command("scripted_player.py", "--captures-as-pdn"))
+    assert code == 1, output
+    assert re.search(r"^search a capture\s+\d+\.\d{4} s$", output, re.M)
+    assert re.search(r"^  ILLEGAL: '\d+x\d+' is not a legal move in B:W", output, re.M), output
+    assert re.search(r"^  illegal move \d+x\d+ in ", output, re.M), output

@@ -34,7 +34,7 @@ def test_a_failing_check_prints_the_conversation_and_leaves_no_log_behind() -> N
 def test_debug_prints_every_line_as_it_is_exchanged_and_scan_names_reach_the_engine(tmp_path: Path) -> None:
     (tmp_path / "scan.ini").write_text("")
     args = ["-v", "frisian", "--cwd", str(tmp_path), "--debug", "--move-time", "0.05"]
-    code, output = run_check(*args, "--", *engine_command("scan_like_hub.py"))
+    code, output = run_check(*args, "--", *engine_command("scan_like_hub.py", "--answer-captures"))
     assert code == 0, output
     assert "scan_like_hub > set-param name=variant value=frisian" in output
     assert "scan_like_hub < done move=" in output
