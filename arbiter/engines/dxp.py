@@ -68,7 +68,6 @@ from arbiter.engines.loop_reader import OutputReader, open_reader
 from arbiter.engines.output_lines import ReadLimits
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.results import SearchResult
-from arbiter.engines.send_stamp import sent_at
 from arbiter.engines.stderr_budget import StderrBudget
 
 _HOST = "127.0.0.1"
@@ -429,8 +428,7 @@ class DxpEngine(EngineClient):
             writer.close()
 
     def _send(self, message: DxpMessage) -> float:
-        """Write a message; the monotonic time just before the write, once the message is logged, or just
-        after it when the arbiter was paused around the write (``send_stamp``)."""
+        """Write a message; the monotonic time just before the write, once the message is logged."""
         self._check_usable()
         if self._writer is None or self._writer.is_closing():
             raise self._fail(self._gone_fault())
@@ -439,9 +437,9 @@ class DxpEngine(EngineClient):
         self.comm_log.sent(data.rstrip(b"\0").decode("ascii", "backslashreplace"))
         if self._messages is not None:
             self._messages.command_sent()
-        before = time.monotonic()
+        at = time.monotonic()
         self._writer.write(data)
-        return sent_at(before, time.monotonic())
+        return at
 
     def _output_unread(self) -> bool:
         return self._messages is not None and self._messages.unread()

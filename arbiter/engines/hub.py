@@ -49,7 +49,6 @@ from arbiter.engines.params import (
     parse_param,
 )
 from arbiter.engines.results import Info, SearchResult, parse_info
-from arbiter.engines.send_stamp import sent_at
 from arbiter.engines.stderr_budget import StderrBudget
 
 _PREVIEW = 60
@@ -372,18 +371,17 @@ class HubEngine(EngineClient):
 
     def _put(self, text: str) -> float:
         """Write to an engine known to be usable; the monotonic time just before the write, once the
-        text is logged (a search is charged from then: the comm log's file or echo is the arbiter's), or
-        just after it when the arbiter was paused around the write (``send_stamp``)."""
+        text is logged (a search is charged from then: the comm log's file or echo is the arbiter's)."""
         process = self._process
         assert process is not None
         if logger.isEnabledFor(DEBUG):
             logger.debug("%s < %s", self.name, text)
         self.comm_log.sent(text)
         data = text.encode() + b"\n"
-        before = time.monotonic()
+        at = time.monotonic()
         if not process.write(data):
             raise self._fail(self._gone_fault())
-        return sent_at(before, time.monotonic())
+        return at
 
     async def _next(self, deadline: float) -> HubLine | None:
         return await self._inbox.get(deadline)

@@ -12,13 +12,11 @@ import sys
 import time
 
 from engine_layer_support import ENGLISH_START, hub_config
-from pytest import MonkeyPatch
 
 from arbiter.engines import HubEngine, MoveTime, SearchResult
 from arbiter.engines.arrival import ArrivalClock, enable_stamps, receive, stamped_stream
 from arbiter.engines.hub import HubSearch
 from arbiter.engines.hub_wire import parse_line
-from arbiter.engines.process import EngineProcess
 from arbiter.engines.stamped_reader import ReadLimits, StampedReader
 
 HOLD = 0.5  # seconds no other thread of the arbiter may run
@@ -223,30 +221,3 @@ def test_an_answer_stamped_a_hair_before_its_command_is_charged_zero_not_negativ
     assert result is not None
     assert result.move == "11-15"
     assert result.elapsed == 0.0
-
-
-PAUSE = 0.2  # seconds the arbiter is held around its write of `go`
-
-
-def test_a_pause_of_the_arbiter_s_around_the_write_of_go_is_not_charged(monkeypatch: MonkeyPatch) -> None:
-    """The search is stamped just before `go` is written; the arbiter taken off the processor between
-    that reading and the write (a loaded machine) would charge the engine for time it never had `go`."""
-    write = EngineProcess.write
-
-    def paused_write(process: EngineProcess, data: bytes) -> bool:
-        if data.startswith(b"pos"):  # the search's pos/level/go, written in one go
-            time.sleep(PAUSE)
-        return write(process, data)
-
-    async def scenario() -> SearchResult:
-        engine = HubEngine(hub_config("stamps_answer.py"))
-        await engine.open("english")
-        monkeypatch.setattr(EngineProcess, "write", paused_write)
-        try:
-            return await engine.search(ENGLISH_START, [], MoveTime(10.0))
-        finally:
-            monkeypatch.setattr(EngineProcess, "write", write)
-            await engine.quit()
-
-    result = asyncio.run(scenario())
-    assert result.elapsed < PAUSE / 2, f"charged {result.elapsed:.3f} s for an instant answer"
