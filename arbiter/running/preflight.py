@@ -100,7 +100,8 @@ async def preflight_engines(
     log_dir: Path | None = None,
     stderr_budgets: Mapping[str, StderrBudget] | None = None,
 ) -> dict[str, EngineIdentity]:
-    """Start each engine once, run its handshake and check its settings against ``variant``.
+    """Start each engine once, run its handshake, check its settings against ``variant`` and begin a game
+    (`new-game` and `ping`, as every game does; a DXP engine is proposed a game and it is ended).
 
     ``stderr_budgets``: each engine's budget of stderr kept over the event, which its games share.
 
@@ -144,6 +145,9 @@ async def _probe(
             assert isinstance(client, DxpEngine)
             # A DXP engine says its name only when it accepts a game: one is proposed and ended at once.
             return await client.introduce(Position.start(get_variant(variant)).hub())
+        # Every game begins with `new-game` and a `ping`: an engine that fails there (exits, or never
+        # answers) would forfeit every game it is given, so it is found here, before any is.
+        await client.new_game()
         return client.identity or identity
     except EngineConfigError as error:
         return _Problem(str(error), configuration=True)

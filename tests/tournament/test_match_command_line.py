@@ -917,6 +917,17 @@ def test_a_match_whose_engines_cannot_be_started_for_its_games_exits_with_an_err
     assert "Traceback" not in result.stderr
 
 
+def test_an_engine_that_cannot_begin_a_game_is_found_before_the_first_game(tmp_path: Path) -> None:
+    # It passes its handshake and init and exits at `new-game`: every game it got would be forfeited.
+    quitter = f"cmd={sys.executable} arg={ENGINES / 'exits_on_new_game.py'} name=quitter"
+    result = arbiter("match", "--engine", quitter, "--engine", "cmd=random", "--games", "2", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "engine 'quitter'" in result.stderr and "exited with code 0" in result.stderr, result.stderr
+    assert "> new-game" in result.stderr, "the last lines exchanged show where it stopped"
+    assert "Traceback" not in result.stderr
+    assert "nothing was played or stored" in result.stderr and not (tmp_path / "match.sqlite").exists()
+
+
 def test_a_variant_an_engine_cannot_play_is_a_configuration_error_before_the_event(tmp_path: Path) -> None:
     scan_like = f"cmd={sys.executable} arg={ENGINES / 'scan_like_hub.py'} dir={tmp_path} name=scanlike"
     (tmp_path / "scan.ini").write_text("")
