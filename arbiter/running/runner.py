@@ -537,6 +537,10 @@ class TournamentRunner:
             return engine
         if engine is not None:
             await engine.quit()
+        # Starting an engine (its log files, its process) is the heaviest work a game does on the loop: it
+        # is cut into steps of its own, apart from the game's set-up and from each other, so that no
+        # one step holds the other games' reads and deadlines for long (``LONGEST_LOOP_STEP``).
+        await asyncio.sleep(0)
         config = self.engines[name]
         log = comm_log = None
         if self.log_dir is not None:
@@ -548,6 +552,7 @@ class TournamentRunner:
         engine = create_engine(config, stderr_log=log, comm_log=comm_log, stderr_budget=budget)
         engine.comm_log.context = game
         pool[name] = engine
+        await asyncio.sleep(0)
         await engine.open(engine_variant(self.config.variant))
         return engine
 
