@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import tempfile
 import time
 from abc import ABC, abstractmethod
@@ -26,6 +25,7 @@ from arbiter.engines.faults import (
     StrayProcesses,
 )
 from arbiter.engines.level import Level
+from arbiter.engines.log_names import file_safe
 from arbiter.engines.params import EngineIdentity
 from arbiter.engines.process import EngineProcess, ShutdownReport
 from arbiter.engines.results import SearchResult
@@ -472,7 +472,6 @@ class EngineClient(ABC):
 def _default_log_path(name: str) -> Path:
     directory = Path(tempfile.gettempdir()) / "arbiter-engine-logs"
     directory.mkdir(parents=True, exist_ok=True)
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:40] or "engine"
-    handle, path = tempfile.mkstemp(prefix=f"{safe}-", suffix=".log", dir=directory)
+    handle, path = tempfile.mkstemp(prefix=f"{file_safe(name)}-", suffix=".log", dir=directory)
     os.close(handle)
     return Path(path)

@@ -57,6 +57,10 @@ class CommLog:
         if self.echo is not None or self._file is not None:
             self._write_out(entry)
 
+    def heard_from(self) -> bool:
+        """Whether any of the last lines kept came from the engine (at start-up: whether it said anything)."""
+        return any(direction == "<" for _, _, direction, _ in self._recent)
+
     @property
     def recent(self) -> list[str]:
         """The last lines, oldest first."""

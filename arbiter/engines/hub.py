@@ -168,7 +168,6 @@ class HubEngine(EngineClient):
         self._search: HubSearch | None = None
         self._moves_checked: list[str] = []  # the moves of the last search, each checked as Hub text
         self._position_checked: str | None = None  # the position of the last search, checked likewise
-        self._heard = False  # any line at all read from it: a silent engine is told apart at the handshake
 
     # -- start-up -----------------------------------------------------------------------------------
 
@@ -187,7 +186,7 @@ class HubEngine(EngineClient):
         while True:
             line = await self._next(deadline)
             if line is None:
-                if self._heard:
+                if self.comm_log.heard_from():
                     said = "an id line" if id_fields else "no id line"
                     seen = f"; it sent {said} and {len(params)} param lines"
                 else:
@@ -426,7 +425,6 @@ class HubEngine(EngineClient):
     # -- OutputListener: called by the process for what the engine prints ---------------------------
 
     def on_line(self, line: bytes, at: float) -> None:
-        self._heard = True
         raw = line.rstrip(b"\r")
         try:
             text = raw.decode("utf-8")  # decoded once: for the log and for reading

@@ -8,7 +8,7 @@ against the legal moves of a position, so the result is a legal move or an error
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from arbiter.rules.position import Move, Position
@@ -22,16 +22,9 @@ class MoveTextError(ValueError):
 _SEPARATORS = re.compile(r"[-x:X×]")
 
 
-def _legal_list(moves: list[Move], position: Position) -> str:
-    texts = sorted(format_pdn(position, m) for m in moves)
-    return ", ".join(texts) if texts else "none"
-
-
-def _legal_hub_list(moves: list[Move]) -> str:
-    """The moves as Hub writes them: a Hub engine told its move is illegal is shown what it could have
-    sent (its PDN `13x22` beside a PDN list holding `13x22` would read as a legal move refused)."""
-    texts = sorted(m.hub for m in moves)
-    return ", ".join(texts) if texts else "none"
+def _listed(texts: Iterable[str]) -> str:
+    """Move texts for a refusal's list of what was legal, sorted ("none" for no move)."""
+    return ", ".join(sorted(texts)) or "none"
 
 
 @dataclass(frozen=True)
@@ -112,10 +105,8 @@ def parse_pdn(position: Position, text: str) -> Move:
     """The legal move that PDN text names. Intermediate squares, where given, must lie on its path."""
     matches = moves_named(position, _squares(text, position))
     if not matches:
-        moves = position.legal_moves()
-        raise MoveTextError(
-            f"{text!r} is not a legal move in {position.fen()}; legal moves: {_legal_list(moves, position)}"
-        )
+        legal = _listed(format_pdn(position, m) for m in position.legal_moves())
+        raise MoveTextError(f"{text!r} is not a legal move in {position.fen()}; legal moves: {legal}")
     if len(matches) > 1:
         options = ", ".join(sorted(format_pdn(position, m, full_path=True) for m in matches))
         raise MoveTextError(f"{text!r} is ambiguous in {position.fen()}: it matches {options}")
@@ -144,13 +135,15 @@ def parse_hub(position: Position, text: str, allowed: list[Move] | None = None) 
         moves = position.legal_moves()
         raise MoveTextError(
             f"{text!r} is not a legal move in {position.fen()}{_hub_hint(position, squares)}; "
-            f"legal moves: {_legal_hub_list(moves)}"
+            # In Hub text, what the engine could have sent: its PDN `13x22` beside a PDN list holding
+            # `13x22` would read as a legal move refused.
+            f"legal moves: {_listed(m.hub for m in moves)}"
         )
     if allowed is not None and m not in allowed:
         rule = position.variant.history_rule
         raise MoveTextError(
             f"{text!r} is not allowed in {position.fen()}: it breaks {rule}; "
-            f"allowed moves: {_legal_hub_list(allowed)}"
+            f"allowed moves: {_listed(m.hub for m in allowed)}"
         )
     return m
 
